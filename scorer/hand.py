@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Mapping
 
 from scorer.errors import HandError
@@ -19,6 +20,7 @@ from scorer.melds import Meld
 from scorer.tiles import Tile, Wind
 
 ContextValue = bool | int | str
+_BY_INDEX = attrgetter("index")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +108,9 @@ class Hand:
     context: Context = field(default_factory=Context)
 
     def __post_init__(self):
-        object.__setattr__(self, "concealed", tuple(sorted(self.concealed)))
+        object.__setattr__(self, "concealed", tuple(sorted(self.concealed, key=_BY_INDEX)))
         object.__setattr__(self, "melds", tuple(self.melds))
-        object.__setattr__(self, "flowers", tuple(sorted(self.flowers)))
+        object.__setattr__(self, "flowers", tuple(sorted(self.flowers, key=_BY_INDEX)))
         for tile in self.concealed:
             if tile.is_bonus:
                 raise HandError("flower_in_hand", f"{tile.code} ({tile.name}) is a flower or season: it is laid apart "

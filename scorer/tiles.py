@@ -14,7 +14,7 @@ Codes follow the shared spec: ``1m``-``9m`` characters, ``1p``-``9p`` dots, ``1s
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from scorer.errors import HandError
@@ -76,12 +76,16 @@ class Tile:
 
     suit: Suit
     rank: int
+    index: int = field(init=False, compare=False, repr=False)
+    """0..33 for playing tiles in spec order (1m..9m, 1p..9p, 1s..9s, 1z..7z), 34..41 for bonus tiles.
+    It is also the detector's class id."""
 
     def __post_init__(self):
         if not isinstance(self.suit, Suit):
             raise HandError("unknown_tile", f"{self.suit!r} is not a suit.")
         if not isinstance(self.rank, int) or not 1 <= self.rank <= _MAX_RANK[self.suit]:
             raise HandError("unknown_tile", f"'{self.rank}{self.suit.value}' is not a tile.")
+        object.__setattr__(self, "index", _SUIT_ORDER[self.suit] * 9 + self.rank - 1)
 
     @staticmethod
     def parse(code: str) -> "Tile":
@@ -93,13 +97,6 @@ class Tile:
     @property
     def code(self) -> str:
         return f"{self.rank}{self.suit.value}"
-
-    @property
-    def index(self) -> int:
-        """0..33 for playing tiles in spec order (1m..9m, 1p..9p, 1s..9s, 1z..7z), 34..41 for bonus tiles.
-
-        It is also the detector's class id."""
-        return _SUIT_ORDER[self.suit] * 9 + self.rank - 1
 
     @property
     def is_numbered(self) -> bool:

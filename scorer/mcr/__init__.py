@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from scorer.errors import HandError
 from scorer.hand import Hand
+from scorer.mcr.catalog import FANS
 from scorer.mcr.engine import FLOWERS, MINIMUM, arrangement_of, read_hand
 from scorer.mcr.settlement import false_mahjong, settle
 from scorer.result import ErrorInfo, Score, ScoreItem
@@ -45,9 +46,9 @@ class McrRules:
             return Score.invalid(self.name, "not_mahjong",
                                  "These tiles do not form a winning hand: four sets and a pair, or one of the "
                                  "special hands (Seven Pairs, Thirteen Orphans, Honors and Knitted Tiles).",
-                                 settlement=false_mahjong(self_drawn=self_drawn), notes=tuple(notes))
+                                 settlement=false_mahjong(self_drawn=self_drawn), notes=notes)
         items = list(reading.items)
-        flowers = len(hand.flowers)
+        flowers = FANS[FLOWERS].count(reading.analysis)
         arrangement = arrangement_of(reading.analysis)
         if reading.points < MINIMUM:
             return Score.invalid(
@@ -55,12 +56,12 @@ class McrRules:
                 f"The hand is worth {reading.points} points; a mahjong needs at least {MINIMUM} "
                 "(flowers do not count towards them). A false mahjong pays 10 to each player.",
                 total=reading.points, items=tuple(items), arrangement=arrangement,
-                settlement=false_mahjong(self_drawn=self_drawn), notes=tuple(notes))
+                settlement=false_mahjong(self_drawn=self_drawn), notes=notes)
         if flowers:
             items.append(ScoreItem(FLOWERS, 1, flowers))
         total = reading.points + flowers
         return Score(self.name, True, total=total, items=tuple(items), arrangement=arrangement,
-                     settlement=settle(total, self_drawn=self_drawn), notes=tuple(notes))
+                     settlement=settle(total, self_drawn=self_drawn), notes=notes)
 
 
 RULE_SET = McrRules()

@@ -7,15 +7,15 @@ itself implied by a higher one implies nothing (principle 1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from scorer.errors import HandError
-from scorer.hand import Hand
+from scorer.hand import Context, Hand
 from scorer.mcr import combos, shapes
 from scorer.mcr import fans as _fans  # noqa: F401  (registers every fan)
 from scorer.mcr.analysis import Analysis, Part
 from scorer.mcr.catalog import FANS, Fan
-from scorer.melds import MeldKind
 from scorer.result import ScoreItem
 from scorer.tiles import PLAYING_TILES
 
@@ -36,31 +36,33 @@ class Reading:
     points: int
 
 
-def read_hand(hand: Hand) -> tuple[Reading | None, list[str]]:
+def read_hand(hand: Hand) -> tuple[Reading | None, tuple[str, ...]]:
     """The highest-scoring arrangement of a winning hand, or None if the tiles form no winning shape.
 
     Raises HandError when the context contradicts the tiles. Returns notes for the player too."""
-    notes: list[str] = []
-    win = hand.winning_tile.index
     standing = [0] * 34
     for tile in hand.concealed:
         standing[tile.index] += 1
-    counts = list(standing)
-    declared: list[Part] = []
-    for meld in hand.melds:
-        for tile in meld.tiles:
-            counts[tile.index] += 1
-        kind = meld.kind.value
-        declared.append(Part(kind, meld.tile.index, declared=True, exposed=not meld.concealed,
-                             concealed=meld.concealed))
-    context = hand.context
-    _check_context(hand, standing, counts, win)
-    if not context.last_of_kind and standing[win] == 1 and counts[win] == 4:
-        context = _with(context, last_of_kind=True)
-        notes.append(f"Last Tile: the other three {hand.winning_tile.code} are in your own melds.")
+    declared = tuple(Part(m.kind.value, m.tile.index, declared=True, exposed=not m.concealed, concealed=m.concealed)
+                     for m in hand.melds)
+    return _read(tuple(standing), declared, hand.winning_tile.index, hand.context, len(hand.flowers))
 
-    standing_t = tuple(standing)
-    melds = len(hand.melds)
+
+@lru_cache(maxsize=100_000)
+def _read(standing: tuple[int, ...], declared: tuple[Part, ...], win: int, context: Context,
+          flowers: int) -> tuple[Reading | None, tuple[str, ...]]:
+    # A pure function of the hand, cached whole: the page re-scores the same tiles on every edit.
+    notes: list[str] = []
+    counts = list(standing)
+    for part in declared:
+        for i in part.indices:
+            counts[i] += 1
+    _check_context(context, standing, counts, win, len(declared), any(p.kind == "kong" for p in declared))
+    if not context.last_of_kind and standing[win] == 1 and counts[win] == 4:
+        context = replace(context, last_of_kind=True)
+        notes.append(f"Last Tile: the other three {PLAYING_TILES[win].code} are in your own melds.")
+
+    melds = len(declared)
     before_win = list(standing)
     before_win[win] -= 1
     available = {i for i in shapes.completing_tiles(tuple(before_win), melds) if counts[i] - (i == win) < 4}
@@ -69,23 +71,23 @@ def read_hand(hand: Hand) -> tuple[Reading | None, list[str]]:
     def analysis(form: str, parts: tuple[Part, ...], **extra) -> Analysis:
         extra.setdefault("unique_wait", unique_wait)
         return Analysis(form=form, parts=parts, counts=tuple(counts), win=win, context=context,
-                        flowers=len(hand.flowers), declared_melds=melds, **extra)
+                        flowers=flowers, declared_melds=melds, **extra)
 
     candidates: list[Analysis] = []
-    for raw in shapes.regular_decompositions(standing_t, 4 - melds):
-        candidates.append(analysis("regular", tuple(declared) + _standing_parts(raw, win, context.self_drawn)))
+    for raw in shapes.regular_decompositions(standing, 4 - melds):
+        candidates.append(analysis("regular", declared + _standing_parts(raw, win, context.self_drawn)))
     if melds == 0:
-        if shapes.is_seven_pairs(standing_t):
-            pairs = tuple(Part("pair", i) for i in range(34) for _ in range(standing_t[i] // 2))
+        if shapes.is_seven_pairs(standing):
+            pairs = tuple(Part("pair", i) for i in range(34) for _ in range(standing[i] // 2))
             candidates.append(analysis("seven_pairs", pairs))
-        if shapes.is_thirteen_orphans(standing_t):
+        if shapes.is_thirteen_orphans(standing):
             candidates.append(analysis("thirteen_orphans", ()))
-        kind = shapes.honors_and_knitted(standing_t)
+        kind = shapes.honors_and_knitted(standing)
         if kind:
             candidates.append(analysis("honors_and_knitted", (), honors_and_knitted=kind))
     if melds <= 1:
-        for knitted, raw in shapes.knitted_straight_decompositions(standing_t, 1 - melds):
-            parts = (Part("knitted", -1, tiles=knitted),) + tuple(declared) + _standing_parts(raw, win, context.self_drawn)
+        for knitted, raw in shapes.knitted_straight_decompositions(standing, 1 - melds):
+            parts = (Part("knitted", -1, tiles=knitted),) + declared + _standing_parts(raw, win, context.self_drawn)
             # A winning tile inside the knitted straight completes no chow or pair: no wait is scored.
             candidates.append(analysis("knitted_straight", parts, unique_wait=unique_wait and win not in knitted))
     best: Reading | None = None
@@ -93,7 +95,7 @@ def read_hand(hand: Hand) -> tuple[Reading | None, list[str]]:
         reading = _score_arrangement(candidate)
         if best is None or reading.points > best.points:
             best = reading
-    return best, notes
+    return best, tuple(notes)
 
 
 def _standing_parts(raw: tuple[tuple[str, int], ...], win: int, self_drawn: bool) -> tuple[Part, ...]:
@@ -130,9 +132,8 @@ def _score_arrangement(a: Analysis) -> Reading:
     return Reading(a, tuple(items), sum(i.value for i in items))
 
 
-def _check_context(hand: Hand, standing: list[int], counts: list[int], win: int) -> None:
-    c = hand.context
-    code = hand.winning_tile.code
+def _check_context(c: Context, standing: list[int], counts: list[int], win: int, melds: int, has_kong: bool) -> None:
+    code = PLAYING_TILES[win].code
     if c.robbing_kong and c.self_drawn:
         raise HandError("impossible_context", "Robbing the Kong wins on another player's tile, so it cannot be self-drawn.")
     if c.robbing_kong and counts[win] != 1:
@@ -140,18 +141,12 @@ def _check_context(hand: Hand, standing: list[int], counts: list[int], win: int)
                                               f"so your hand cannot hold another {code}.")
     if c.kong_replacement and not c.self_drawn:
         raise HandError("impossible_context", "A kong's replacement tile is drawn from the wall: set self_drawn too.")
-    if c.kong_replacement and not any(m.kind is MeldKind.KONG for m in hand.melds):
+    if c.kong_replacement and not has_kong:
         raise HandError("impossible_context", "Out with Replacement Tile needs a kong in the hand: the replacement "
                                               "tile is drawn after declaring one.")
     if c.last_of_kind and standing[win] > 1:
         raise HandError("impossible_context", f"Last Tile: the winning {code} cannot be the last of its kind "
                                               f"while you hold another {code}.")
-
-
-def _with(context, **changes):
-    from dataclasses import replace
-
-    return replace(context, **changes)
 
 
 def arrangement_of(a: Analysis) -> tuple[tuple[str, tuple], ...]:

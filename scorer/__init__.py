@@ -4,9 +4,10 @@ Nothing else in the project is imported from here, and nothing heavy is imported
 vision and server packages build on these types.
 
 >>> from scorer import parse_hand, score
->>> hand = parse_hand("123m 456p 789s 11z 5s [5'55m] +5s")
->>> score(hand, "mcr").valid
-False
+>>> hand = parse_hand("123m 456p 789m 5s [5'55m] +5s")
+>>> result = score(hand, "mcr")
+>>> result.valid, result.error.code, result.total
+(False, 'below_minimum', 3)
 """
 
 from scorer.errors import HandError

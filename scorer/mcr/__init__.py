@@ -48,7 +48,7 @@ class McrRules:
                                  "special hands (Seven Pairs, Thirteen Orphans, Honors and Knitted Tiles).",
                                  settlement=false_mahjong(self_drawn=self_drawn), notes=notes)
         items = list(reading.items)
-        flowers = FANS[FLOWERS].count(reading.analysis)
+        flowers = int(FANS[FLOWERS].count(reading.analysis))
         arrangement = arrangement_of(reading.analysis)
         if reading.points < MINIMUM:
             return Score.invalid(

@@ -19,7 +19,7 @@ class Fan:
     name: str
     points: int
     book: int
-    count: Callable[[Analysis], int]
+    count: Callable[[Analysis], int | bool]
     excludes: tuple[str | tuple[str, int], ...] = ()
     group: str = ""  # "chows" / "pungs" for the fans between sets (combos.py), else ""
     arity: int = 0
@@ -33,7 +33,7 @@ def fan(number: int, name: str, points: int, *, book: int, excludes: tuple = ())
     """Register a fan whose count is read from the whole arrangement."""
 
     def register(rule: Callable[[Analysis], int | bool]) -> Callable[[Analysis], int | bool]:
-        FANS[name] = Fan(number, name, points, book, lambda a: int(rule(a)), excludes)
+        FANS[name] = Fan(number, name, points, book, rule, excludes)
         return rule
 
     return register

@@ -126,7 +126,7 @@ def _score_arrangement(a: Analysis) -> Reading:
                 counts[name] = max(0, counts[name] - n)
             else:
                 counts[excluded] = 0
-    items = [ScoreItem(f.name, f.points, counts[f.name]) for f in _ORDERED if counts[f.name] > 0]
+    items = [ScoreItem(f.name, f.points, int(counts[f.name])) for f in _ORDERED if counts[f.name] > 0]
     if not items:
         items = [ScoreItem(CHICKEN, FANS[CHICKEN].points, 1)]
     return Reading(a, tuple(items), sum(i.value for i in items))

@@ -1,0 +1,333 @@
+"""The ``mjscan`` command line: a thin layer over :mod:`scorer` (and, later, vision and server).
+
+    mjscan score [--rules RULES] [--json] HAND.json      # or '-' for standard input
+    mjscan score [--rules RULES] --notation "123m 456m 789m 234p 5s +5s | self_drawn"
+    mjscan score [--rules RULES] --batch IN.jsonl        # one hand per line in, one result per line out
+    mjscan rules [--json]                                # the rule sets and the context keys they read
+
+Exit status: 0 for a valid hand; 2 for bad input (a missing file, malformed JSON, an impossible hand,
+a hand that is not a win or is under the rule set's minimum) or an unknown rule set; 1 if the scorer
+itself failed (a bug). Messages for people go to standard error; there is never a traceback for bad
+input. Only the standard library and scorer's light types are imported here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Callable, Iterable, TextIO
+
+from scorer.codec import hand_from_dict
+from scorer.errors import HandError
+from scorer.hand import Hand
+from scorer.notation import parse_hand
+from scorer.result import Score
+from scorer.rules import RULE_SETS, get_rule_set
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_INVALID = 2
+
+
+class InputError(Exception):
+    """Input that is not a hand at all (unreadable file, not JSON): ``code`` and a message for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# --------------------------------------------------------------------------------------------------
+# Parsing the command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mjscan",
+        description="Photograph a finished mahjong hand, get its score. This version scores hands written "
+                    "as JSON or in the text notation.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    score = commands.add_parser(
+        "score", help="score a hand (JSON file, '-' for stdin, --notation or --batch)",
+        description="Score one hand, or a batch of hands, under a rule set.",
+        epilog="Notation: standing tiles as digits then a suit letter (m p s z f), the winning tile after '+', "
+               "exposed melds in [ ] with ' after the claimed tile, concealed kongs in ( ), then the context "
+               "after '|', e.g. \"123m 456p 9p [4'35s] (6666z) 27f +9p | self_drawn seat=S\".")
+    score.add_argument("--rules", default="mcr", metavar="RULES",
+                       help="rule set to score by (default: mcr; see 'mjscan rules')")
+    score.add_argument("--json", action="store_true",
+                       help="print the result as JSON (the shared result format) instead of a table")
+    source = score.add_mutually_exclusive_group(required=True)
+    source.add_argument("hand", nargs="?", metavar="HAND",
+                        help="a hand JSON file, or '-' to read it from standard input")
+    source.add_argument("--notation", metavar="TEXT", help="the hand in the text notation instead of a file")
+    source.add_argument("--batch", metavar="IN.jsonl",
+                        help="score one hand JSON per line ('-' for stdin); print one result JSON per line, "
+                             "in order (blank lines are skipped)")
+    score.set_defaults(run=cmd_score)
+
+    rules = commands.add_parser("rules", help="list the rule sets and their context keys",
+                                description="List the rule sets and the context keys each one reads.")
+    rules.add_argument("--json", action="store_true", help="print the list as JSON")
+    rules.set_defaults(run=cmd_rules)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; answers the exit status (``python -m mjscan`` passes it to sys.exit)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)  # usage errors: argparse prints them and exits with status 2
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # e.g. `mjscan score --batch big.jsonl | head`
+        try:  # silence the flush at exit: the reader has gone
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan score
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    try:
+        rule_set = get_rule_set(args.rules)
+    except KeyError as error:
+        _err(error.args[0])
+        return EXIT_INVALID
+    if args.batch is not None:
+        return _score_batch(rule_set, args.batch)
+
+    try:
+        text = args.notation if args.notation is not None else _read_text(args.hand)
+    except InputError as error:  # no hand at all: a message, and no result
+        _err(error.message)
+        return EXIT_INVALID
+    if args.notation is not None:
+        result, internal = _score_text(rule_set, lambda: parse_hand(text))
+    else:
+        result, internal = _score_text(rule_set, lambda: hand_from_dict(_load_json(text, args.hand)))
+    if internal:
+        _err(result.error.message)
+        return EXIT_INTERNAL
+    if args.json:
+        _print_json(result.to_dict())
+    elif result.items or result.settlement or result.valid:
+        sys.stdout.write(format_table(result, title=getattr(rule_set, "title", rule_set.name)))
+    if not result.valid:
+        _err(result.error.message if result.error is not None else "The hand is not valid.")
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+def _score_batch(rule_set: Any, source: str) -> int:
+    """One result per non-blank input line, in order; a bad line gives a ``valid: false`` result.
+
+    Exit status: 1 if the scorer failed on a line (a bug), else 2 if any line was not valid, else 0."""
+    try:
+        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")
+    except OSError as error:
+        _err(_file_message(source, error))
+        return EXIT_INVALID
+    invalid = internal = False
+    try:
+        for number, line in _numbered_lines(stream, source):
+            if not line.strip():
+                continue
+            result, failed = _score_text(rule_set, lambda: hand_from_dict(_load_json(line, None)))
+            if not result.valid:
+                invalid = True
+                internal = internal or failed
+                _err(f"line {number}: " + (result.error.message if result.error is not None else "not valid."))
+            sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    except InputError as error:
+        _err(error.message)
+        return EXIT_INVALID
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    return EXIT_INTERNAL if internal else EXIT_INVALID if invalid else EXIT_OK
+
+
+def _numbered_lines(stream: TextIO, source: str) -> Iterable[tuple[int, str]]:
+    try:
+        yield from enumerate(stream, start=1)
+    except UnicodeDecodeError:
+        raise InputError("unreadable", f"{_name(source)} is not UTF-8 text.") from None
+    except OSError as error:
+        raise InputError("unreadable", _file_message(source, error)) from None
+
+
+def _score_text(rule_set: Any, read: Callable[[], Hand]) -> tuple[Score, bool]:
+    """Read a hand and score it: the result (``valid: false`` for a bad hand), and whether mjscan itself
+    failed (a bug, reported as ``internal_error``)."""
+    try:
+        hand = read()
+    except (InputError, HandError) as error:
+        return Score.invalid(rule_set.name, error.code, error.message), False
+    except Exception as error:
+        return Score.invalid(rule_set.name, "internal_error", _internal_message("reading", error)), True
+    try:
+        return rule_set.score(hand), False
+    except Exception as error:
+        return Score.invalid(rule_set.name, "internal_error", _internal_message("scoring", error)), True
+
+
+def _read_text(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError:
+        raise InputError("unreadable", f"{_name(path)} is not UTF-8 text: a hand is a JSON file.") from None
+    except OSError as error:
+        raise InputError("unreadable", _file_message(path, error)) from None
+
+
+def _load_json(text: str, path: str | None) -> Any:
+    where = f"{_name(path)} is not" if path is not None else "Not"
+    if not text.strip():
+        raise InputError("bad_json", f"{where} a hand: it is empty (expected a JSON object).")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError("bad_json", f"{where} valid JSON: {error.msg} at line {error.lineno}, "
+                                     f"column {error.colno}.") from None
+    except (RecursionError, ValueError) as error:
+        raise InputError("bad_json", f"{where} valid JSON: {error}.") from None
+
+
+def _name(path: str | None) -> str:
+    return "Standard input" if path in (None, "-") else f"'{path}'"
+
+
+def _file_message(path: str, error: OSError) -> str:
+    if isinstance(error, FileNotFoundError):
+        return f"No such file: '{path}'."
+    if isinstance(error, IsADirectoryError):
+        return f"'{path}' is a folder, not a hand file."
+    if isinstance(error, PermissionError):
+        return f"Cannot read '{path}': permission denied."
+    return f"Cannot read '{path}': {error.strerror or error}."
+
+
+def _internal_message(stage: str, error: Exception) -> str:
+    return (f"mjscan failed while {stage} this hand ({type(error).__name__}: {error}). This is a bug in "
+            "mjscan; please report it with the hand.")
+
+
+# --------------------------------------------------------------------------------------------------
+# The readable table
+
+
+def format_table(result: Score, title: str | None = None) -> str:
+    """A result as a table for people: one line per item, the total, the settlement, the notes.
+
+    >>> from scorer import parse_hand, score
+    >>> print(format_table(score(parse_hand("123m 456m 789m 234p 5s +5s | self_drawn"))), end="")
+    Fan                     Points  Count  Subtotal
+    Pure Straight               16      1        16
+    Fully Concealed Hand         4      1         4
+    All Chows                    2      1         2
+    Single Wait                  1      1         1
+    Total                                        23
+    <BLANKLINE>
+    Settlement (+ receives, - pays)
+      winner     +93
+      discarder  none (self-drawn)
+      others     -31 each
+    """
+    lines: list[str] = []
+    if title:
+        lines.append(title)
+    items = list(result.items)
+    if items:
+        doubling = any(item.doubles is not None for item in items)
+        name_width = max(len("Fan"), len("Total"), *(len(item.name) for item in items))
+        head = f"{'Fan':<{name_width}}  {'Points':>6}  {'Count':>5}  {'Subtotal':>8}"
+        if doubling:
+            head += f"  {'Doubles':>7}"
+        lines.append(head)
+        for item in items:
+            points = "" if item.points is None else str(item.points)
+            subtotal = "" if item.points is None else str(item.value)
+            line = f"{item.name:<{name_width}}  {points:>6}  {item.count:>5}  {subtotal:>8}"
+            if doubling:
+                line += f"  {'' if item.doubles is None else item.doubles * item.count:>7}"
+            lines.append(line.rstrip())
+        width = len(head)
+        if result.base is not None:
+            lines.append(_total_line("Base", result.base, name_width))
+        if result.doubles is not None:
+            lines.append(f"{'Doubles':<{width - 8}}{result.doubles:>8}")
+        lines.append(_total_line("Total", result.total, name_width))
+    elif result.valid:
+        lines.append(f"Total: {result.total}")
+    settlement = dict(result.settlement)
+    if settlement:
+        lines.append("")
+        lines.append("Settlement (+ receives, - pays)")
+        for seat, amount in settlement.items():
+            if amount is None:
+                shown = "none (self-drawn)" if seat == "discarder" else "none"
+            else:
+                shown = f"{amount:+d}" + (" each" if seat == "others" else "")
+            lines.append(f"  {seat:<9}  {shown}")
+    if result.notes:
+        lines.append("")
+        lines.extend(f"Note: {note}" for note in result.notes)
+    return "\n".join(lines) + "\n"
+
+
+def _total_line(label: str, value: int, name_width: int) -> str:
+    return f"{label:<{name_width}}  {'':>6}  {'':>5}  {value:>8}"
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan rules
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    rule_sets = list(RULE_SETS.items())
+    if args.json:
+        _print_json({"rules": [{"name": name, "title": getattr(rs, "title", name),
+                                "context_keys": [key.to_dict() for key in rs.context_keys]}
+                               for name, rs in rule_sets]})
+        return EXIT_OK
+    out: list[str] = []
+    for name, rule_set in rule_sets:
+        out.append(f"{name}: {getattr(rule_set, 'title', name)}")
+        keys = rule_set.context_keys
+        width = max((len(key.key) for key in keys), default=0)
+        for key in keys:
+            default = key.default if not isinstance(key.default, bool) else str(key.default).lower()
+            kind = key.kind + (f" ({'/'.join(key.choices)})" if key.choices else "")
+            out.append(f"  {key.key:<{width}}  {kind}, default {default}: {key.description}")
+        out.append("")
+    sys.stdout.write("\n".join(out))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"mjscan: {message}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

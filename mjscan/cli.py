@@ -235,12 +235,12 @@ def format_table(result: Score, title: str | None = None) -> str:
 
     >>> from scorer import parse_hand, score
     >>> print(format_table(score(parse_hand("123m 456m 789m 234p 5s +5s | self_drawn"))), end="")
-    Fan                     Points  Count  Subtotal
-    Pure Straight               16      1        16
-    Fully Concealed Hand         4      1         4
-    All Chows                    2      1         2
-    Single Wait                  1      1         1
-    Total                                        23
+    Fan                   Points  Count  Subtotal
+    Pure Straight             16      1        16
+    Fully Concealed Hand       4      1         4
+    All Chows                  2      1         2
+    Single Wait                1      1         1
+    Total                                      23
     <BLANKLINE>
     Settlement (+ receives, - pays)
       winner     +93

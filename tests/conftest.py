@@ -70,3 +70,13 @@ def cli(capsys, monkeypatch):
         return Run(status, captured.out, captured.err)
 
     return run
+
+
+def assert_readable(error) -> None:
+    """A HandError's message is for players: a plain sentence, no Python reprs or class names."""
+    message = error.message
+    assert message and str(error) == message
+    assert message[0].isupper() or message[0].isdigit() or message[0] == "'", message
+    assert message.endswith("."), message
+    for noise in ("Tile(", "Suit.", "Direction.", "MeldKind.", "Wind.", "HandError", "Traceback", "<", "None"):
+        assert noise not in message, message

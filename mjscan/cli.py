@@ -113,9 +113,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         _err(error.message)
         return EXIT_INVALID
     if args.notation is not None:
-        result, internal = _score_text(rule_set, lambda: parse_hand(text))
+        result, internal = _score_text(rule_set, lambda: parse_hand(text), warn=True)
     else:
-        result, internal = _score_text(rule_set, lambda: hand_from_dict(_load_json(text, args.hand)))
+        result, internal = _score_text(rule_set, lambda: hand_from_dict(_load_json(text, args.hand)), warn=True)
     if internal:
         _err(result.error.message)
         return EXIT_INTERNAL
@@ -167,15 +167,22 @@ def _numbered_lines(stream: TextIO, source: str) -> Iterable[tuple[int, str]]:
         raise InputError("unreadable", _file_message(source, error)) from None
 
 
-def _score_text(rule_set: Any, read: Callable[[], Hand]) -> tuple[Score, bool]:
+def _score_text(rule_set: Any, read: Callable[[], Hand], *, warn: bool = False) -> tuple[Score, bool]:
     """Read a hand and score it: the result (``valid: false`` for a bad hand), and whether mjscan itself
-    failed (a bug, reported as ``internal_error``)."""
+    failed (a bug, reported as ``internal_error``). With ``warn``, say on stderr which of the hand's own
+    context keys the rule set does not read (a typo such as ``selfdrawn`` would otherwise pass unseen)."""
     try:
         hand = read()
     except (InputError, HandError) as error:
         return Score.invalid(rule_set.name, error.code, error.message), False
     except Exception as error:
         return Score.invalid(rule_set.name, "internal_error", _internal_message("reading", error)), True
+    if warn:
+        known = {key.key for key in rule_set.context_keys}
+        unread = [key for key, _ in hand.context.extra if key not in known]
+        if unread:
+            _err(f"note: the {rule_set.name} rules do not read the context "
+                 f"{'keys' if len(unread) > 1 else 'key'} {', '.join(repr(k) for k in unread)}: ignored.")
     try:
         return rule_set.score(hand), False
     except Exception as error:

@@ -145,6 +145,12 @@ def test_notation_claimed_win(cli):
     assert data["total"] == 21 and data["settlement"]["discarder"] == -29
 
 
+def test_unread_context_key_is_noted(cli):
+    run = cli("score", "--notation", STRAIGHT_CLAIMED_NOTATION + " | selfdrawn dealer")
+    assert run.status == 0 and "Pure Straight" in run.out
+    assert "do not read the context key 'selfdrawn'" in run.err and "dealer" not in run.err  # dealer: a spec key
+
+
 def test_bad_notation(cli):
     run = cli("score", "--notation", "123m 456x +5s")
     assert run.status == 2 and run.out == ""

@@ -134,7 +134,7 @@ def _score_batch(rule_set: Any, source: str) -> int:
 
     Exit status: 1 if the scorer failed on a line (a bug), else 2 if any line was not valid, else 0."""
     try:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")
+        stream = sys.stdin if source == "-" else open(source, encoding="utf-8-sig")
     except OSError as error:
         _err(_file_message(source, error))
         return EXIT_INVALID
@@ -193,7 +193,7 @@ def _read_text(path: str) -> str:
     try:
         if path == "-":
             return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             return handle.read()
     except UnicodeDecodeError:
         raise InputError("unreadable", f"{_name(path)} is not UTF-8 text: a hand is a JSON file.") from None
@@ -208,8 +208,10 @@ def _load_json(text: str, path: str | None) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
+        hint = (" To score a hand in the text notation, use --notation."
+                if path is not None and text.lstrip()[:1] not in ("{", "[") else "")
         raise InputError("bad_json", f"{where} valid JSON: {error.msg} at line {error.lineno}, "
-                                     f"column {error.colno}.") from None
+                                     f"column {error.colno}.{hint}") from None
     except (RecursionError, ValueError) as error:
         raise InputError("bad_json", f"{where} valid JSON: {error}.") from None
 

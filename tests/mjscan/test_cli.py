@@ -245,6 +245,18 @@ def test_malformed_json(cli, tmp_path):
     assert data["valid"] is False and data["error"]["code"] == "bad_json"
 
 
+def test_notation_on_stdin_gets_a_hint(cli):
+    run = cli("score", "-", stdin=STRAIGHT_NOTATION)
+    assert run.status == 2 and "--notation" in run.err
+
+
+def test_file_with_byte_order_mark(cli, tmp_path, straight_hand):
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + json.dumps(straight_hand), encoding="utf-8")
+    assert cli("score", str(path)).status == 0
+    assert cli("score", "--batch", str(path)).status == 0
+
+
 def test_empty_input(cli):
     run = cli("score", "-", stdin="  \n")
     assert run.status == 2 and "empty" in run.err

@@ -23,14 +23,16 @@ def hand_from_dict(data: Any) -> Hand:
     if "concealed" not in data:
         raise HandError("malformed_hand", "The hand has no 'concealed' tiles.")
     concealed = _tiles(data["concealed"], "concealed")
-    melds_data = data.get("melds") or []
+    melds_data = data.get("melds", [])
+    if melds_data is None:
+        melds_data = []
     if not isinstance(melds_data, list):
         raise HandError("malformed_hand", "'melds' must be a list.")
     melds = tuple(_meld(m, i + 1) for i, m in enumerate(melds_data))
     winning = data.get("winning_tile")
     winning_tile = Tile.parse(winning) if winning is not None else None
-    flowers = _tiles(data.get("flowers") or [], "flowers")
-    context = Context.from_dict(data.get("context") or {})
+    flowers = _tiles(data.get("flowers") if data.get("flowers") is not None else [], "flowers")
+    context = Context.from_dict(data.get("context") if data.get("context") is not None else {})
     return Hand(concealed=concealed, melds=melds, winning_tile=winning_tile, flowers=flowers, context=context)
 
 

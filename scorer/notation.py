@@ -43,6 +43,8 @@ def parse_hand(text: str) -> Hand:
     if not isinstance(text, str) or not text.strip():
         raise HandError("bad_notation", "The hand is empty: write tiles such as '123m 456p ... +9p'.")
     tiles_part, _, context_part = text.partition("|")
+    if "|" in context_part:
+        raise HandError("bad_notation", "Write '|' once, between the tiles and the context.")
     standing: list[Tile] = []
     flowers: list[Tile] = []
     melds: list[Meld] = []
@@ -159,6 +161,8 @@ def _parse_context(text: str) -> Context:
     for word in text.split():
         key, eq, value = word.partition("=")
         key = key.strip().lower().replace("-", "_")
+        if not key:
+            raise HandError("bad_context", f"Could not read the context word '{word}': write key or key=value.")
         if key in _WIND_KEYS:
             if not eq:
                 raise HandError("bad_context", f"Write the wind as {key}=E, S, W or N.")

@@ -56,7 +56,7 @@ class Wind(enum.Enum):
         return Tile(Suit.HONORS, self.number)
 
 
-_SUIT_ORDER = {Suit.CHARACTERS: 0, Suit.DOTS: 1, Suit.BAMBOO: 2, Suit.HONORS: 3, Suit.BONUS: 4}
+_SUIT_BASE = {Suit.CHARACTERS: 0, Suit.DOTS: 9, Suit.BAMBOO: 18, Suit.HONORS: 27, Suit.BONUS: 34}
 _SUIT_NAMES = {Suit.CHARACTERS: "Characters", Suit.DOTS: "Dots", Suit.BAMBOO: "Bamboo"}
 _HONOR_NAMES = ("East Wind", "South Wind", "West Wind", "North Wind",
                 "White Dragon", "Green Dragon", "Red Dragon")
@@ -85,13 +85,14 @@ class Tile:
             raise HandError("unknown_tile", f"{self.suit!r} is not a suit.")
         if not isinstance(self.rank, int) or not 1 <= self.rank <= _MAX_RANK[self.suit]:
             raise HandError("unknown_tile", f"'{self.rank}{self.suit.value}' is not a tile.")
-        object.__setattr__(self, "index", _SUIT_ORDER[self.suit] * 9 + self.rank - 1)
+        object.__setattr__(self, "index", _SUIT_BASE[self.suit] + self.rank - 1)
 
     @staticmethod
     def parse(code: str) -> "Tile":
         """Parse a spec tile code such as ``"3m"``; raise HandError naming the bad code."""
         if not isinstance(code, str):
-            raise HandError("unknown_tile", f"{code!r} is not a tile code (expected text like '3m').")
+            shown = "An empty tile" if code is None else f"{code!r}"
+            raise HandError("unknown_tile", f"{shown} is not a tile code: write text like '3m'.")
         return _parse_code(code.strip())
 
     @property

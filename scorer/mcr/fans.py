@@ -475,7 +475,7 @@ def concealed_kong(a: Analysis) -> bool:
     return a.concealed_kongs >= 1
 
 
-@fan(68, "All Simples", 2, book=23)
+@fan(68, "All Simples", 2, book=23, excludes=("No Honors",))
 def all_simples(a: Analysis) -> bool:
     return all(i < 27 and 2 <= rank_of(i) <= 8 for i in a.kinds)
 

@@ -136,7 +136,6 @@ def test_notation_errors(text, code, mentions):
     assert_readable(info.value)
 
 
-@pytest.mark.xfail(reason="scorer/notation.py takes a second '|' and an empty key as context words")
 @pytest.mark.parametrize("text", ["123m 456m 789m 234p 5s +5s | self_drawn | dealer",
                                   "123m 456m 789m 234p 5s +5s | =3"])
 def test_stray_context_words_are_errors(text):

@@ -31,9 +31,15 @@ def _first_match(fans: tuple[Fan, ...], tiles: tuple[int, ...]) -> Fan | None:
     return None
 
 
+def _preference(counts: dict[str, int]) -> tuple[int, ...]:
+    """Among equal choices, keep more of the fans listed first in the book (Pure Double Chow before
+    Mixed Double Chow before Short Straight before Two Terminal Chows)."""
+    return tuple(counts.get(f.name, 0) for f in sorted(FANS.values(), key=lambda f: f.book) if f.group)
+
+
 def _best_forest(tiles: tuple[int, ...], edges: list[tuple[int, int, Fan]]) -> tuple[int, int, dict[str, int]]:
     """(points, distinct names, counts) of the best allowed choice of two-set fans."""
-    best = (0, 0, {})
+    best = (0, 0, (), {})
     for size in range(len(edges), 0, -1):
         for chosen in combinations(edges, size):
             if not _is_forest(len(tiles), chosen) or _repeats_a_fan(chosen):
@@ -41,10 +47,10 @@ def _best_forest(tiles: tuple[int, ...], edges: list[tuple[int, int, Fan]]) -> t
             counts: dict[str, int] = {}
             for _, _, f in chosen:
                 counts[f.name] = counts.get(f.name, 0) + 1
-            value = (sum(f.points for _, _, f in chosen), len(counts), counts)
-            if value[:2] > best[:2]:
+            value = (sum(f.points for _, _, f in chosen), len(counts), _preference(counts), counts)
+            if value[:3] > best[:3]:
                 best = value
-    return best
+    return best[0], best[1], best[3]
 
 
 def _is_forest(nodes: int, edges) -> bool:

@@ -88,8 +88,9 @@ def _read(standing: tuple[int, ...], declared: tuple[Part, ...], win: int, conte
     if melds <= 1:
         for knitted, raw in shapes.knitted_straight_decompositions(standing, 1 - melds):
             parts = (Part("knitted", -1, tiles=knitted),) + declared + _standing_parts(raw, win, context.self_drawn)
-            # A winning tile inside the knitted straight completes no chow or pair: no wait is scored.
-            candidates.append(analysis("knitted_straight", parts, unique_wait=unique_wait and win not in knitted))
+            # A winning tile read as part of the knitted straight completes no chow or pair, so it scores no
+            # wait; one that can be read as completing the other set or the pair may (principle 4).
+            candidates.append(analysis("knitted_straight", parts))
     best: Reading | None = None
     for candidate in candidates:
         reading = _score_arrangement(candidate)

@@ -308,7 +308,7 @@ NEAR_MISS = [
     P("Lower Four", "[3'45m] 123p 444s 111s 3m +3m"),  # a five
     P("Big Three Winds", "[111'z] [222'z] [555'z] 567m 9p +9p | seat=N prevalent=N"),  # two winds and White
     P("Mixed Straight", "123m 456p 789p 345m 9m +9m"),  # 4-5-6 and 7-8-9 in the same suit
-    P("Reversible Tiles", "123p 345p 999p 345s 5z +5z"),  # 3s and 7s... 3s is not reversible
+    P("Reversible Tiles", "123p 345p 999p 345s 5z +5z"),  # 3s is not reversible
     P("Mixed Triple Chow", "234m 234p 345s 567m 9s +9s"),  # the bamboo chow is 3-4-5
     P("Mixed Shifted Pungs", "[2'22m] [3'33p] 555s 567m 9s +9s"),  # 2, 3, 5
     P("Chicken Hand", "[1'23m] [4'56p] [6'78s] 23s 55z +4s | self_drawn"),  # Self-Drawn scores 1
@@ -760,9 +760,9 @@ def test_thirteen_orphans_with_any_fourteenth_tile(winning):
     # 000 V.76 / V.77 with kongs: "pong/kong"
     P("[1111'z] [2222'z] [333'z] 444z 9m +9m", {"Big Four Winds": 1}, ["Big Three Winds"], id="000-V76-with-kongs"),
     P("[5555'z] [666'z] 777z 123p 9p +9p", {"Big Three Dragons": 1}, ["Two Dragon Pungs"], id="000-V77-with-a-kong"),
-    # 000 V.45: any 6 different honours and any 8 different knitted tiles
+    # 003 #34: honours and knitted tiles, the sets need not be complete (000 V.45 gives 6 + 8 as its example)
     P("147m 258p 369s 2345z +7z", {"Lesser Honors and Knitted Tiles": 1}, ["Greater Honors and Knitted Tiles"],
-      id="000-V45-Lesser-5-honours"),
+      id="003-34-Lesser-5-honours-need-not-be-complete"),
     P("147m 25p 369s 12345z +6z", {"Lesser Honors and Knitted Tiles": 1}, ["Greater Honors and Knitted Tiles"],
       id="000-V45-Lesser-6-honours-8-knitted"),
     # 000 V.57: every honour and any 7 different knitted tiles

@@ -73,7 +73,9 @@ class Case:
         return melded, concealed
 
     def total(self, fans: Counter) -> int:
-        return sum(self.points[name] * n for name, n in fans.items())
+        from scorer.mcr.catalog import FANS
+
+        return sum(self.points.get(name, FANS[name].points if name in FANS else 0) * n for name, n in fans.items())
 
 
 def _counter(items) -> Counter:
@@ -233,7 +235,11 @@ RULES: tuple[Rule, ...] = (
          "Chow); the books allow Pure Double Chow x2 + one A-B fan. Same total. See DIFF_REPORT.md.",
          _identical_sets_twice),
 )
-RULE_NAMES = {rule.name for rule in RULES}
+POINT_VALUES = Rule("Two Concealed Kongs is worth 8", "ours",
+                    "PyMahjongGB gives Two Concealed Kongs 6 (the Chinese book's value); seed 000 item 44 'Két "
+                    "kézben kong' stands under '8 pontos játékok', and seed 003 lists fan 48 Two Concealed Kongs "
+                    "under 8. tests/peers/pymahjonggb.py reports our value (OUR_POINTS) before any comparison.",
+                    lambda case: False)
 TIE = Rule("another arrangement of equal value", "equivalent",
            "Seed 000 IV principle 4: of the ways to count a hand the player takes the higher value; when two "
            "arrangements of the same tiles are worth the same, either may be shown. Applied only when "
@@ -271,23 +277,27 @@ def _normalise(case: Case) -> None:
 
 
 def _other_arrangement_matches(case: Case) -> bool:
-    """TIE: their fans equal our score of another arrangement, and that arrangement's value equals ours."""
-    if case.total(case.ours) != case.total(case.theirs):
-        return False
+    """TIE: their fans are our score of another arrangement of the same tiles (both after the rules), and
+    that arrangement is worth as much as our best, before the rules or after them."""
     from scorer.mcr import engine
 
     if not hasattr(engine, "_score_arrangement"):
         return False
+    best = case.total(case.ours_raw)
+    best_normalised = case.total(case.ours)
     with _every_arrangement() as readings:
         engine.read_hand(case.hand)
     for reading in readings:
         alternative = Case(case.hand, _Shown(reading), _counter((i.name, i.points, i.count) for i in reading.items),
                            Counter(case.theirs_raw), case.points)
         _normalise(alternative)
-        if alternative.ours == alternative.theirs:
-            for label in alternative.labels:
-                if label not in case.labels:
-                    case.labels.append(label)
+        if alternative.ours != alternative.theirs:
+            continue
+        if reading.points == best:  # a tie in our own scoring: the rules that moved our best do not matter
+            case.labels = list(alternative.labels)
+            return True
+        if case.total(alternative.ours) == best_normalised:  # a tie once the rules are applied to both
+            case.labels += [label for label in alternative.labels if label not in case.labels]
             return True
     return False
 
@@ -332,6 +342,10 @@ def compare(hands: list[Hand]) -> Outcome:
         if peer is None:
             out.problems.append(f"PyMahjongGB says not a win: {shown}")
             continue
+        if any(pymahjonggb.NAMES.get(english, english) in pymahjonggb.OUR_POINTS
+               and value != pymahjonggb.OUR_POINTS[pymahjonggb.NAMES.get(english, english)]
+               for value, _count, _chinese, english in peer.raw):
+            out.per_class[POINT_VALUES.name] += 1
         points = {i.name: i.points for i in ours_result.items}
         for name, value, _count in peer.items:
             if points.setdefault(name, value) != value:
@@ -341,6 +355,9 @@ def compare(hands: list[Hand]) -> Outcome:
         theirs = _counter(peer.items)
         if ours == theirs:
             out.identical += 1
+            ours_total = ours_result.total if ours_result.valid else ours_result.total + len(hand.flowers)
+            if ours_total != peer.total:
+                out.problems.append(f"same fans, totals ours {ours_total} theirs {peer.total}: {shown}")
             continue
         case = Case(hand, ours_result, ours, theirs, points)
         _normalise(case)
@@ -350,6 +367,8 @@ def compare(hands: list[Hand]) -> Outcome:
             else:
                 out.unexplained.append(case)
                 continue
+        if TIE.name not in case.labels and case.total(case.ours) != case.total(case.theirs):
+            out.problems.append(f"same fans after the rules, different totals: {shown}")
         for label in case.labels:
             out.per_class[label] += 1
             out.examples.setdefault(label, []).append(case)
@@ -381,7 +400,7 @@ def describe(case: Case) -> str:
 
 
 def summary(out: Outcome) -> str:
-    verdicts = {rule.name: rule.verdict for rule in RULES + (TIE,)}
+    verdicts = {rule.name: rule.verdict for rule in RULES + (TIE, POINT_VALUES)}
     lines = [f"MCR differential: {out.hands} hands, {out.identical} identical, "
              f"{out.hands - out.identical} different, compared in {out.seconds:.1f} s"]
     for name, n in out.per_class.most_common():
@@ -420,7 +439,7 @@ def test_no_cases_where_our_scorer_is_wrong(outcome: Outcome):
 
 
 def test_every_rule_is_documented():
-    for rule in RULES + (TIE,):
+    for rule in RULES + (TIE, POINT_VALUES):
         assert rule.verdict in ("intended", "ours", "equivalent", "ours_wrong")
         assert "seed" in rule.reason.lower() or "spec" in rule.reason.lower(), rule.name
 

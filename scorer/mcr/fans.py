@@ -11,7 +11,8 @@ Readings chosen where the books leave room, with their source lines:
 - Kongs. 003 fan 57 "Två Kongs, byggda av slängda brickor eller dolda. En kan kombineras med Concealed
   Kong" and 000 item 33 "Egy húzott és egy kézben kong" (6 points): one melded plus one concealed kong
   scores Two Melded Kongs (4) + Concealed Kong (2). 003 fans 17 and 5 (Three Kongs, Four Kongs): "Får
-  kombineras med Concealed Kong": a concealed kong among three or four kongs still scores Concealed Kong.
+  kombineras med Concealed Kong": three or four kongs do not imply that any is concealed (principle 1),
+  so concealed kongs among them still score Concealed Kong, or Two Concealed Kongs for two or more.
 - Lesser Honors and Knitted Tiles: 000 item 45 names "6 honours and 8 knitted tiles"; 003 fan 34 allows
   any number of each ("behöver inte vara kompletta"). We follow 003: 5 to 7 honours (7 is Greater), the
   rest different tiles of one knitted straight; with all 9 of them it also scores Knitted Straight.
@@ -111,8 +112,8 @@ def nine_gates(a: Analysis) -> bool:
     return tuple(counts) == NINE_GATES
 
 
-@fan(5, "Four Kongs", 88, book=80, excludes=("Three Kongs", "Two Melded Kongs", "Two Concealed Kongs", "Melded Kong",
-                                             "All Pungs", "Single Wait"))
+@fan(5, "Four Kongs", 88, book=80, excludes=("Three Kongs", "Two Melded Kongs", "Melded Kong", "All Pungs",
+                                             "Single Wait"))
 def four_kongs(a: Analysis) -> bool:
     return _kongs(a) == 4
 
@@ -194,7 +195,7 @@ def four_pure_shifted_chows(t0: int, t1: int, t2: int, t3: int) -> bool:
     return suit_of(t0) == suit_of(t3) and steps in ((1, 1, 1), (2, 2, 2))
 
 
-@fan(17, "Three Kongs", 32, book=66, excludes=("Two Melded Kongs", "Two Concealed Kongs", "Melded Kong"))
+@fan(17, "Three Kongs", 32, book=66, excludes=("Two Melded Kongs", "Melded Kong"))
 def three_kongs(a: Analysis) -> bool:
     return _kongs(a) == 3
 
@@ -368,7 +369,7 @@ def robbing_the_kong(a: Analysis) -> bool:
 
 @fan(48, "Two Concealed Kongs", 8, book=44, excludes=("Concealed Kong", "Two Concealed Pungs"))
 def two_concealed_kongs(a: Analysis) -> bool:
-    return a.concealed_kongs == 2
+    return a.concealed_kongs >= 2
 
 
 # ---- 6 points -----------------------------------------------------------------------------------------

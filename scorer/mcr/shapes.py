@@ -124,7 +124,7 @@ def completing_tiles(counts: Counts, melds: int) -> frozenset[int]:
     """The tiles that would complete 13 standing tiles (``counts``) into a winning shape."""
     out = set()
     work = list(counts)
-    for i in range(34):
+    for i in _candidates(counts, melds):
         if work[i] >= 4:
             continue
         work[i] += 1
@@ -132,3 +132,20 @@ def completing_tiles(counts: Counts, melds: int) -> frozenset[int]:
             out.add(i)
         work[i] -= 1
     return frozenset(out)
+
+
+def _candidates(counts: Counts, melds: int) -> range | set[int]:
+    """Tiles worth trying as the completing tile. A tile that completes a set, a pair or a knitted
+    straight lies within 3 ranks of a held tile of its suit (or is a held honour); the shapes of 13 or 14
+    different tiles (Thirteen Orphans, Honors and Knitted Tiles) can wait on any tile, so try them all."""
+    held = [i for i in range(34) if counts[i]]
+    if melds == 0 and len(held) >= 11:
+        return range(34)
+    near: set[int] = set()
+    for i in held:
+        if i >= 27:
+            near.add(i)
+            continue
+        base = i - i % 9
+        near.update(range(max(base, i - 3), min(base + 8, i + 3) + 1))
+    return near

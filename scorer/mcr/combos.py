@@ -18,6 +18,7 @@ from itertools import combinations
 from scorer.mcr.catalog import FANS, Fan
 
 
+@lru_cache(maxsize=None)
 def _set_fans(group: str, arity: int) -> tuple[Fan, ...]:
     # Highest first, so that a tie keeps the more valuable single fan's name.
     return tuple(sorted((f for f in FANS.values() if f.group == group and f.arity == arity),

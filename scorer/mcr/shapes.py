@@ -112,11 +112,47 @@ def knitted_straight_decompositions(counts: Counts, sets: int) -> tuple[tuple[tu
 def is_complete(counts: Counts, melds: int) -> bool:
     """Whether these standing tiles, with ``melds`` declared melds, form any MCR winning shape."""
     sets = 4 - melds
-    if regular_decompositions(counts, sets):
+    if _has_regular(list(counts), 0, sets, False):
         return True
     if melds == 0 and (is_seven_pairs(counts) or is_thirteen_orphans(counts) or honors_and_knitted(counts)):
         return True
-    return melds <= 1 and bool(knitted_straight_decompositions(counts, sets - 3))
+    # A knitted straight needs nine different suit tiles: most hands fail this cheap test.
+    return (melds <= 1 and sum(1 for n in counts[:27] if n) >= 9
+            and bool(knitted_straight_decompositions(counts, sets - 3)))
+
+
+def _has_regular(work: list[int], start: int, sets: int, paired: bool) -> bool:
+    """Whether ``work`` (from ``start`` on) splits into ``sets`` sets and, unless ``paired``, a pair.
+
+    The lowest tile left must open a pung, a chow or the pair; stop at the first split found."""
+    i = start
+    while i < 34 and work[i] == 0:
+        i += 1
+    if i == 34:
+        return sets == 0 and paired
+    n = work[i]
+    if n >= 3 and sets:
+        work[i] -= 3
+        found = _has_regular(work, i, sets - 1, paired)
+        work[i] += 3
+        if found:
+            return True
+    if n >= 2 and not paired:
+        work[i] -= 2
+        found = _has_regular(work, i, sets, True)
+        work[i] += 2
+        if found:
+            return True
+    if sets and i < 27 and i % 9 <= 6 and work[i + 1] and work[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        found = _has_regular(work, i, sets - 1, paired)
+        work[i] += 1
+        work[i + 1] += 1
+        work[i + 2] += 1
+        return found
+    return False
 
 
 @lru_cache(maxsize=200_000)

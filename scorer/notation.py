@@ -54,7 +54,7 @@ def parse_hand(text: str) -> Hand:
             raise HandError("bad_notation", f"Could not read '{match.group('bad')}': write tiles as digits then a suit "
                                             "letter (m, p, s, z, f), melds in [ ] and concealed kongs in ( ).")
         if match.group("group") is not None:
-            for tile in _group_tiles(match.group("group")):
+            for tile in group_tiles(match.group("group")):
                 (flowers if tile.is_bonus else standing).append(tile)
         elif match.group("win") is not None:
             if winning is not None:
@@ -87,7 +87,7 @@ def format_hand(hand: Hand) -> str:
     return " ".join(parts) + (f" | {context}" if context else "")
 
 
-def _group_tiles(group: str) -> list[Tile]:
+def group_tiles(group: str) -> list[Tile]:
     tiles = []
     for digits, suit in re.findall(r"(\d+)([mpszf])", group):
         tiles.extend(Tile.parse(d + suit) for d in digits)
@@ -119,7 +119,7 @@ def _exposed_meld(body: str) -> Meld:
 
 
 def _concealed_kong(body: str) -> Meld:
-    tiles = _group_tiles(body.replace(" ", "")) if re.fullmatch(r"(\d+[mpsz])+", body.replace(" ", "")) else None
+    tiles = group_tiles(body.replace(" ", "")) if re.fullmatch(r"(\d+[mpsz])+", body.replace(" ", "")) else None
     if not tiles or len(tiles) != 4:
         raise HandError("bad_notation", f"Could not read ({body}): a concealed kong is four alike, like (6666z).")
     return Meld(MeldKind.KONG, tuple(tiles), concealed=True)

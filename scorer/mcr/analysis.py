@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scorer.hand import Context
-from scorer.mcr.shapes import rank_of, suit_of
+from scorer.shapes import rank_of, suit_of
 
 
 @dataclass(frozen=True, slots=True)

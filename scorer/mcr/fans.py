@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from scorer.mcr.analysis import Analysis
 from scorer.mcr.catalog import fan, set_fan
-from scorer.mcr.shapes import rank_of, suit_of
+from scorer.shapes import rank_of, suit_of
 
 WINDS = range(27, 31)
 DRAGONS = range(31, 34)

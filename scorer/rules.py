@@ -1,5 +1,6 @@
 """The registry of rule sets. A rule set is a plug-in: a subpackage of ``scorer`` whose ``__init__``
-defines ``RULE_SET``, an object with ``name``, ``title``, ``context_keys`` and ``score(hand)``.
+defines ``RULE_SET``, an object with ``name``, ``title``, ``context_keys``, ``score(hand)``,
+``is_mahjong(hand)`` and ``settle(table, scores)`` (see ``RuleSet``).
 Adding one touches no other code: the registry finds it by name.
 """
 
@@ -9,10 +10,14 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from scorer.hand import Hand
 from scorer.result import Score
+
+if TYPE_CHECKING:
+    from scorer.table import Payment, Table
+    from scorer.tiles import Wind
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +42,14 @@ class RuleSet(Protocol):
     title: str
     context_keys: tuple[ContextKey, ...]
 
-    def score(self, hand: Hand) -> Score: ...
+    def score(self, hand: Hand) -> Score:
+        """Score one hand (the winner's, or under the point-and-doubling sets any player's)."""
+
+    def is_mahjong(self, hand: Hand) -> bool:
+        """Whether a 14-tile hand has a winning shape under this rule set (minimum points aside)."""
+
+    def settle(self, table: "Table", scores: dict["Wind", Score]) -> tuple[list["Payment"], list[str]]:
+        """The payments after a deal, from every seat's score; and notes for the players."""
 
 
 @cache

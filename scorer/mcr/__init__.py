@@ -15,9 +15,13 @@ from scorer.errors import HandError
 from scorer.hand import Hand
 from scorer.mcr.catalog import FANS
 from scorer.mcr.engine import FLOWERS, MINIMUM, arrangement_of, read_hand
-from scorer.mcr.settlement import false_mahjong, settle
+from scorer.mcr import shapes
+from scorer.mcr.settlement import BASE, FALSE_MAHJONG_PENALTY, false_mahjong, settle
 from scorer.result import ErrorInfo, Score, ScoreItem
 from scorer.rules import ContextKey
+from scorer.shapes import counts_of
+from scorer.table import Payment, Table, pay
+from scorer.tiles import Wind
 
 
 class McrRules:
@@ -62,6 +66,29 @@ class McrRules:
         total = reading.points + flowers
         return Score(self.name, True, total=total, items=tuple(items), arrangement=arrangement,
                      settlement=settle(total, self_drawn=self_drawn), notes=notes)
+
+    def is_mahjong(self, hand: Hand) -> bool:
+        if not hand.is_winning:
+            return False
+        return shapes.is_complete(counts_of(hand.concealed), len(hand.melds))
+
+    def settle(self, table: Table, scores: dict[Wind, Score]) -> tuple[list[Payment], list[str]]:
+        """Only the winner is paid (seed 000 IV): 8 from each, plus the hand from the discarder or, on a
+        self-draw, from each. A false mahjong pays 10 to each."""
+        if table.winner is None:
+            return [], ["A drawn deal: nobody pays."]
+        winner, result = table.winner, scores[table.winner]
+        others = [seat for seat in table.seats if seat != winner]
+        if not result.valid:
+            if result.error.code not in ("below_minimum", "not_mahjong"):
+                raise HandError(result.error.code, f"The winner's hand: {result.error.message}")
+            return ([pay(winner, seat, FALSE_MAHJONG_PENALTY) for seat in others],
+                    [f"False mahjong: {result.error.message}"])
+        payments = []
+        for seat in others:
+            owed = BASE + (result.total if table.discarder in (None, seat) else 0)
+            payments.append(pay(seat, winner, owed))
+        return payments, []
 
 
 RULE_SET = McrRules()

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from scorer.hand import Hand
 from scorer.melds import Direction, Meld, MeldKind
-from scorer.tiles import Suit, Tile, Wind
+from scorer.tiles import PLAYING_TILES, Suit, Tile, Wind
 
 _SUIT_LETTER = {Suit.CHARACTERS: "W", Suit.DOTS: "B", Suit.BAMBOO: "T"}
 # Our honours 1z..7z are East South West North White Green Red; theirs F1-F4 winds, J1 Red J2 Green J3 White.
@@ -93,6 +93,32 @@ def arguments(hand: Hand) -> tuple:
         _WIND[c.seat_wind],
         _WIND[c.prevalent_wind],
     )
+
+
+_FROM_CODE = {tile_code(tile): tile for tile in PLAYING_TILES}
+
+
+def waits(hand: Hand) -> set[Tile]:
+    """The tiles that complete the hand's 13 tiles before the win, by PyMahjongGB's own shanten functions
+    (an independent check of our shapes): every winning shape, including tiles of which the hand already
+    holds all four copies (PyMahjongGB does not look at copies)."""
+    import MahjongGB
+
+    standing = list(hand.concealed)
+    standing.remove(hand.winning_tile)
+    codes = tuple(tile_code(t) for t in standing)
+    found: set[str] = set()
+    forms = [MahjongGB.RegularShanten]
+    if len(codes) in (10, 13):
+        forms.append(MahjongGB.KnittedStraightShanten)
+    if len(codes) == 13:
+        forms += [MahjongGB.SevenPairsShanten, MahjongGB.ThirteenOrphansShanten,
+                  MahjongGB.HonorsAndKnittedTilesShanten]
+    for form in forms:
+        shanten, useful = form(codes)
+        if shanten == 0:
+            found.update(useful)
+    return {_FROM_CODE[code] for code in found}
 
 
 @dataclass(frozen=True)

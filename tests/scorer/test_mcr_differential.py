@@ -35,7 +35,6 @@ pytest.importorskip("MahjongGB", reason="the peer scorer: pip install PyMahjongG
 from scorer import format_hand, score  # noqa: E402
 from scorer.hand import Hand  # noqa: E402
 from scorer.melds import MeldKind  # noqa: E402
-from scorer.mcr import shapes  # noqa: E402
 from tests.peers import pymahjonggb  # noqa: E402
 from tests.peers.random_hands import SPECIAL_SHAPES, random_hands, shape_of  # noqa: E402
 
@@ -82,15 +81,6 @@ def _counter(items) -> Counter:
     return Counter({name: count for name, _points, count in items if name != FLOWERS and count})
 
 
-def _standing_counts(hand: Hand, without_win: bool) -> list[int]:
-    counts = [0] * 34
-    for tile in hand.concealed:
-        counts[tile.index] += 1
-    if without_win:
-        counts[hand.winning_tile.index] -= 1
-    return counts
-
-
 def _all_counts(hand: Hand) -> list[int]:
     counts = [0] * 34
     for tile in hand.all_tiles():
@@ -99,17 +89,10 @@ def _all_counts(hand: Hand) -> list[int]:
 
 
 def theoretical_waits(hand: Hand) -> set[int]:
-    """Every tile that would complete the 13 tiles before the win into any MCR winning shape, counting
-    also tiles of which the hand already holds all four copies (a fifth copy)."""
-    before = _standing_counts(hand, without_win=True)
-    melds = len(hand.melds)
-    out = set()
-    for i in range(34):
-        before[i] += 1
-        if shapes.is_complete(tuple(before), melds):
-            out.add(i)
-        before[i] -= 1
-    return out
+    """Every tile that would complete the 13 tiles before the win into a winning shape, counting also tiles
+    of which the hand already holds all four copies. Computed by PyMahjongGB's shanten functions, so that
+    the rules below do not lean on our own shapes."""
+    return {tile.index for tile in pymahjonggb.waits(hand)}
 
 
 def available_waits(hand: Hand) -> set[int]:
@@ -147,6 +130,18 @@ def _concealed_kong_among_three_or_four(case: Case) -> bool:
     if case.ours["Concealed Kong"] != 1 or case.theirs["Concealed Kong"] != 0:
         return False
     case.theirs["Concealed Kong"] = 1
+    return True
+
+
+def _two_concealed_kongs_among_three_or_four(case: Case) -> bool:
+    melded, concealed = case.kongs()
+    if melded + concealed < 3 or concealed < 2:
+        return False
+    if case.ours["Two Concealed Kongs"] != 1 or case.theirs["Two Concealed Kongs"] or case.theirs["Concealed Kong"]:
+        return False
+    case.theirs["Two Concealed Kongs"] = 1
+    if case.theirs["Two Concealed Pungs"] and not case.ours["Two Concealed Pungs"]:
+        del case.theirs["Two Concealed Pungs"]  # two concealed kongs are two concealed pungs (principle 1)
     return True
 
 
@@ -209,6 +204,14 @@ RULES: tuple[Rule, ...] = (
          "Seed 003 fan 17 Three Kongs and fan 5 Four Kongs: 'Får kombineras med Concealed Kong, Fan #67' (may be "
          "combined with Concealed Kong). PyMahjongGB drops Concealed Kong under Three and Four Kongs.",
          _concealed_kong_among_three_or_four),
+    Rule("Two Concealed Kongs beside Three / Four Kongs", "intended",
+         "Our scorer's documented reading (scorer/mcr/fans.py): three or four kongs do not imply that any of "
+         "them is concealed (seed 000 IV principle 1 excludes only what is 'elkerülhetetlenül benne foglaltatik', "
+         "inevitably contained), so two or more concealed kongs among them score Two Concealed Kongs (000 item "
+         "44, 8), which in turn implies Two Concealed Pungs (003 fan 66 'Två dolda Pung/Kong'). Seed 003 fans 17 "
+         "and 5 say only 'Får kombineras med Concealed Kong, Fan #67'; PyMahjongGB scores neither kong fan and "
+         "gives Two Concealed Pungs instead. A judgement call of the books' silence, recorded in DIFF_REPORT.md.",
+         _two_concealed_kongs_among_three_or_four),
     Rule("wait on one tile, the other completing tile all in the hand", "ours",
          "Seed 000 item 11 Single Wait: 'csak azzal az egy kővel lehetsz mahjong' (you can go mahjong with that "
          "one tile only); item 10 Closed Wait 'a várt kő nem illeszkedhet más kombinációba'; seed 003 fans 77-79 "

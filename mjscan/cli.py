@@ -3,6 +3,8 @@
     mjscan score [--rules RULES] [--json] HAND.json      # or '-' for standard input
     mjscan score [--rules RULES] --notation "123m 456m 789m 234p 5s +5s | self_drawn"
     mjscan score [--rules RULES] --batch IN.jsonl        # one hand per line in, one result per line out
+    mjscan settle [--rules RULES] [--json] TABLE.json   # every hand at a table, and who pays whom
+    mjscan waits [--rules RULES] [--json] --notation "123m 456m 789m 23p 55s"   # the tiles it waits on
     mjscan rules [--json]                                # the rule sets and the context keys they read
 
 Exit status: 0 for a valid hand; 2 for bad input (a missing file, malformed JSON, an impossible hand,
@@ -70,6 +72,27 @@ def build_parser() -> argparse.ArgumentParser:
                         help="score one hand JSON per line ('-' for stdin); print one result JSON per line, "
                              "in order (blank lines are skipped)")
     score.set_defaults(run=cmd_score)
+
+    settle = commands.add_parser(
+        "settle", help="score every hand at a table and say who pays whom",
+        description="Score every player's hand under a rule set and settle the payments. The input is a JSON "
+                    "object: {\"players\": [{\"seat\": \"E\", \"hand\": {...}}, ...], \"winner\": \"S\" "
+                    "(or null for a draw), \"discarder\": \"W\" (or null when self-drawn), \"dealer\": \"E\", "
+                    "\"prevalent_wind\": \"E\"}. Non-winners' hands have 13 tiles and no winning tile.")
+    settle.add_argument("--rules", default="mcr", metavar="RULES", help="rule set (default: mcr)")
+    settle.add_argument("--json", action="store_true", help="print the settlement as JSON")
+    settle.add_argument("table", metavar="TABLE", help="a table JSON file, or '-' for standard input")
+    settle.set_defaults(run=cmd_settle)
+
+    waits = commands.add_parser(
+        "waits", help="the tiles a 13-tile hand waits on",
+        description="List the tiles that would complete a hand (13 tiles, no winning tile) into a mahjong.")
+    waits.add_argument("--rules", default="mcr", metavar="RULES", help="rule set (default: mcr)")
+    waits.add_argument("--json", action="store_true", help="print the tiles as a JSON list")
+    waits_source = waits.add_mutually_exclusive_group(required=True)
+    waits_source.add_argument("hand", nargs="?", metavar="HAND", help="a hand JSON file, or '-' for stdin")
+    waits_source.add_argument("--notation", metavar="TEXT", help="the hand in the text notation")
+    waits.set_defaults(run=cmd_waits)
 
     rules = commands.add_parser("rules", help="list the rule sets and their context keys",
                                 description="List the rule sets and the context keys each one reads.")
@@ -233,6 +256,63 @@ def _file_message(path: str, error: OSError) -> str:
 def _internal_message(stage: str, error: Exception) -> str:
     return (f"mjscan failed while {stage} this hand ({type(error).__name__}: {error}). This is a bug in "
             "mjscan; please report it with the hand.")
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan settle and mjscan waits
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    from scorer.table import settle, table_from_dict
+
+    try:
+        table = table_from_dict(_load_json(_read_text(args.table), args.table))
+        result = settle(table, args.rules)
+    except KeyError as error:
+        _err(error.args[0])
+        return EXIT_INVALID
+    except (InputError, HandError) as error:
+        _err(error.message)
+        return EXIT_INVALID
+    if args.json:
+        _print_json(result.to_dict())
+        return EXIT_OK
+    lines = [f"Settlement ({result.rules})"]
+    for seat, score in result.scores:
+        state = f"{score.total}" if score.valid else f"{score.total} ({score.error.message})"
+        lines.append(f"  {seat.value}  hand: {state}")
+    if len(result.scores) < len(result.seats):
+        lines.append(f"  (the {result.rules} rules score only the winner's hand)")
+    lines.append("Payments:")
+    lines += [f"  {p.payer.value} pays {p.payee.value} {p.amount}" for p in result.payments if p.amount]
+    lines.append("Net: " + "  ".join(f"{seat} {amount:+d}" for seat, amount in result.net().items()))
+    lines += [f"Note: {note}" for note in result.notes]
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_waits(args: argparse.Namespace) -> int:
+    from scorer.waits import waiting_tiles
+
+    try:
+        if args.notation is not None:
+            hand = parse_hand(args.notation)
+        else:
+            hand = hand_from_dict(_load_json(_read_text(args.hand), args.hand))
+        tiles = waiting_tiles(hand, args.rules)
+    except KeyError as error:
+        _err(error.args[0])
+        return EXIT_INVALID
+    except (InputError, HandError) as error:
+        _err(error.message)
+        return EXIT_INVALID
+    if args.json:
+        _print_json([t.code for t in tiles])
+    elif tiles:
+        print("Waits on: " + " ".join(f"{t.code} ({t.name})" for t in tiles))
+    else:
+        print("Not ready: no single tile completes this hand.")
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ class RuleSet(Protocol):
     name: str
     title: str
     context_keys: tuple[ContextKey, ...]
+    scores_every_hand: bool  # False where only the winner's hand is scored (MCR)
 
     def score(self, hand: Hand) -> Score:
         """Score one hand (the winner's, or under the point-and-doubling sets any player's)."""

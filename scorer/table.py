@@ -98,13 +98,14 @@ class Payment:
 @dataclass(frozen=True, slots=True)
 class Settlement:
     rules: str
-    scores: tuple[tuple[Wind, Score], ...]
+    seats: tuple[Wind, ...]
+    scores: tuple[tuple[Wind, Score], ...]  # every hand, or only the winner's where the rules score no other
     payments: tuple[Payment, ...]
     notes: tuple[str, ...] = ()
 
     def net(self) -> dict[str, int]:
         """Each seat's gain (positive) or loss; the amounts sum to zero."""
-        net = {seat.value: 0 for seat, _ in self.scores}
+        net = {seat.value: 0 for seat in self.seats}
         for p in self.payments:
             net[p.payer.value] -= p.amount
             net[p.payee.value] += p.amount
@@ -121,12 +122,13 @@ class Settlement:
 def settle(table: Table, rules: str) -> Settlement:
     """Score every hand at the table under ``rules`` and settle the payments (they always sum to zero)."""
     rule_set = get_rule_set(rules)
-    scores = tuple((seat, rule_set.score(hand)) for seat, hand in table.hands)
+    scored = getattr(rule_set, "scores_every_hand", True)
+    scores = tuple((seat, rule_set.score(hand)) for seat, hand in table.hands if scored or seat == table.winner)
     payments, notes = rule_set.settle(table, dict(scores))
     for p in payments:
         if p.payer == p.payee or p.amount < 0:
             raise AssertionError(f"{rules}: a payment must go from one player to another: {p}")
-    return Settlement(rule_set.name, scores, tuple(payments), tuple(notes))
+    return Settlement(rule_set.name, table.seats, scores, tuple(payments), tuple(notes))
 
 
 def pay(payer: Wind, payee: Wind, amount: int) -> Payment:

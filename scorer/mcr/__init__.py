@@ -26,6 +26,7 @@ from scorer.tiles import Wind
 
 class McrRules:
     name = "mcr"
+    scores_every_hand = False  # only the winner's hand is scored and paid
     title = "Mahjong Competition Rules (Chinese Official)"
     context_keys = (
         ContextKey("self_drawn", "flag", "The winning tile was drawn from the wall (not claimed)."),

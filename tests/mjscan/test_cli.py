@@ -376,3 +376,58 @@ def test_cli_import_is_light():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan settle and mjscan waits
+
+LOSER = {"concealed": ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]}
+
+
+def _table(straight_hand, discarder="N"):
+    straight_hand.pop("context")
+    return {"players": [{"seat": "E", "hand": straight_hand}] + [{"seat": s, "hand": LOSER} for s in "SWN"],
+            "winner": "E", "discarder": discarder}
+
+
+def test_settle_table_and_json(cli, tmp_path, straight_hand):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(_table(straight_hand)))
+    run = cli("settle", str(path))
+    assert run.status == 0
+    assert "N pays E 29" in run.out and "S pays E 8" in run.out and "Net: E +45" in run.out
+    data = json.loads(cli("settle", "--json", str(path)).out)
+    assert data["net"] == {"E": 45, "S": -8, "W": -8, "N": -29}
+    assert data["payments"][0] == {"from": "S", "to": "E", "amount": 8}
+
+
+def test_settle_self_draw_from_stdin(cli, straight_hand):
+    run = cli("settle", "--json", "-", stdin=json.dumps(_table(straight_hand, discarder=None)))
+    assert json.loads(run.out)["net"] == {"E": 93, "S": -31, "W": -31, "N": -31}
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"players": [], "winner": "E"}, "players"),
+    ({"players": [{"seat": "E", "hand": LOSER}] * 2, "winner": None}, "seat E"),
+    ({"players": [{"seat": "Q", "hand": LOSER}], "winner": None}, "not a wind"),
+])
+def test_settle_bad_tables_exit_2(cli, table, message):
+    run = cli("settle", "-", stdin=json.dumps(table))
+    assert run.status == 2 and message in run.err and "Traceback" not in run.err
+
+
+def test_settle_unknown_rules(cli, straight_hand):
+    run = cli("settle", "--rules", "nope", "-", stdin=json.dumps(_table(straight_hand)))
+    assert run.status == 2 and "Unknown rule set" in run.err
+
+
+def test_waits(cli):
+    run = cli("waits", "--notation", "123m 456m 789m 23p 55s")
+    assert run.status == 0 and "1p (1 Dots)" in run.out and "4p (4 Dots)" in run.out
+    assert json.loads(cli("waits", "--json", "--notation", "123m 456m 789m 23p 55s").out) == ["1p", "4p"]
+    assert "Not ready" in cli("waits", "--notation", "123m 456m 789m 29p 55s").out
+
+
+def test_waits_refuses_a_won_hand(cli):
+    run = cli("waits", "--notation", "123m 456m 789m 234p 5s +5s")
+    assert run.status == 2 and "already won" in run.err

@@ -12,7 +12,7 @@ Every class of difference found is either
   ``ours`` (our scorer follows the books, PyMahjongGB does not), ``equivalent`` (both are allowed by the
   books and worth the same); or
 - a case where we believe OUR scorer is wrong (verdict ``ours_wrong``). Those are not normalised away:
-  the test fails on them, and /work/main/DIFF_REPORT.md explains each with hands, items and book lines.
+  the test fails on them, and DIFF_REPORT.md (repository root) explains each with hands, items and book lines.
 
 Books: seed 000 (Hungarian MCR rule book: section IV principles 1-5, section V items 1-82) and seed 003
 (Swedish overview, official English fan names and numbers).
@@ -34,6 +34,7 @@ pytest.importorskip("MahjongGB", reason="the peer scorer: pip install PyMahjongG
 
 from scorer import format_hand, score  # noqa: E402
 from scorer.hand import Hand  # noqa: E402
+from scorer.mcr.catalog import FANS  # noqa: E402
 from scorer.melds import MeldKind  # noqa: E402
 from tests.peers import pymahjonggb  # noqa: E402
 from tests.peers.random_hands import SPECIAL_SHAPES, random_hands, shape_of  # noqa: E402
@@ -72,8 +73,6 @@ class Case:
         return melded, concealed
 
     def total(self, fans: Counter) -> int:
-        from scorer.mcr.catalog import FANS
-
         return sum(self.points.get(name, FANS[name].points if name in FANS else 0) * n for name, n in fans.items())
 
 
@@ -125,7 +124,7 @@ def _kong_pair(case: Case) -> bool:
 
 def _concealed_kong_among_three_or_four(case: Case) -> bool:
     melded, concealed = case.kongs()
-    if melded + concealed < 3 or concealed < 1:
+    if melded + concealed < 3 or concealed != 1:
         return False
     if case.ours["Concealed Kong"] != 1 or case.theirs["Concealed Kong"] != 0:
         return False
@@ -222,20 +221,22 @@ RULES: tuple[Rule, ...] = (
     Rule("No Honors beside All Simples", "ours_wrong",
          "Seed 000 IV principle 1 (implication): a combination inevitably contained in a higher one is not "
          "counted. Item 23 All Simples: 'egyik kombinációjában se tartalmaz se 1-est, se 9-est, se honórt' (no "
-         "honours) inevitably contains item 8 No Honors. Our scorer counts both. See DIFF_REPORT.md.",
+         "honours) inevitably contains item 8 No Honors. Our scorer counted both (fixed in 9fa3f63; this detector "
+         "keeps it from coming back). See DIFF_REPORT.md.",
          _all_simples_with_no_honors),
     Rule("wait completed inside a Knitted Straight hand", "ours_wrong",
          "Seed 000 items 9-11 and seed 003 fans 77-79: the wait fans count when the hand waited on one tile "
          "only and that tile completes the chow or the pair. In a Knitted Straight hand whose winning tile's "
          "kind is both in the knitted straight and in the standing chow / pair, the winning tile completes "
-         "that chow / pair; our scorer scores no wait whenever the winning tile's kind is in the knitted "
-         "straight. See DIFF_REPORT.md.",
+         "that chow / pair; our scorer scored no wait whenever the winning tile's kind was in the knitted "
+         "straight (fixed in ac341ea). See DIFF_REPORT.md.",
          _knitted_straight_wait),
     Rule("identical sets used twice for the same fan", "ours_wrong",
          "Seed 000 IV principle 3: 'Ha egy kézben két egyforma összefüggésünk van, akkor csak az egyiket "
          "használhatjuk fel egy adott mintához' (of two identical sets only one may be used for a given "
-         "pattern). With chows A A B B our scorer counts A-B twice (e.g. Mixed Double Chow x2 + Pure Double "
-         "Chow); the books allow Pure Double Chow x2 + one A-B fan. Same total. See DIFF_REPORT.md.",
+         "pattern). With chows A A B B our scorer counted A-B twice (e.g. Mixed Double Chow x2 + Pure Double "
+         "Chow); the books allow Pure Double Chow x2 + one A-B fan. Same total (fixed in ac341ea). See "
+         "DIFF_REPORT.md.",
          _identical_sets_twice),
 )
 POINT_VALUES = Rule("Two Concealed Kongs is worth 8", "ours",
@@ -284,8 +285,9 @@ def _other_arrangement_matches(case: Case) -> bool:
     that arrangement is worth as much as our best, before the rules or after them."""
     from scorer.mcr import engine
 
-    if not hasattr(engine, "_score_arrangement"):
-        return False
+    assert hasattr(engine, "_score_arrangement") and hasattr(engine, "arrangement_of"), (
+        "the equal-value rule scores every arrangement through scorer.mcr.engine._score_arrangement and "
+        "arrangement_of: update _every_arrangement() to the engine's new names")
     best = case.total(case.ours_raw)
     best_normalised = case.total(case.ours)
     with _every_arrangement() as readings:

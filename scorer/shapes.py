@@ -11,6 +11,7 @@ it: the same standing tiles always decompose the same way, whoever holds them an
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import Iterable
 
 from scorer.tiles import Tile
@@ -21,6 +22,7 @@ RawPart = tuple[str, int]
 
 HONORS = tuple(range(27, 34))
 TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26) + HONORS
+_ORPHANS = itemgetter(*TERMINALS_AND_HONORS)
 
 
 def counts_of(tiles: Iterable[Tile] | str) -> Counts:
@@ -86,12 +88,12 @@ def regular_decompositions(counts: Counts, sets: int) -> tuple[tuple[RawPart, ..
 
 def is_seven_pairs(counts: Counts) -> bool:
     """Seven pairs; four alike count as two pairs (a Tile Hog), as in the official rules."""
-    return sum(counts) == 14 and all(n % 2 == 0 for n in counts)
+    return sum(counts) == 14 and 1 not in counts and 3 not in counts
 
 
 def is_thirteen_orphans(counts: Counts) -> bool:
-    return sum(counts) == 14 and all(counts[i] >= 1 for i in TERMINALS_AND_HONORS) \
-        and sum(counts[i] for i in TERMINALS_AND_HONORS) == 14
+    orphans = _ORPHANS(counts)
+    return 0 not in orphans and sum(orphans) == 14 == sum(counts)
 
 
 def has_regular(counts: Counts, sets: int, pair: bool = True) -> bool:

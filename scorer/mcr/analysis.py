@@ -65,6 +65,14 @@ class Analysis:
         return tuple(p for p in self.parts if p.is_pung)
 
     @cached_property
+    def wind_pungs(self) -> int:
+        return sum(1 for p in self.pungs if 27 <= p.tile <= 30)
+
+    @cached_property
+    def dragon_pungs(self) -> int:
+        return sum(1 for p in self.pungs if p.tile >= 31)
+
+    @cached_property
     def pair(self) -> Part | None:
         pairs = [p for p in self.parts if p.kind == "pair"]
         return pairs[0] if len(pairs) == 1 else None

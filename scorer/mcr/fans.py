@@ -36,11 +36,11 @@ REVERSIBLE = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31}) 
 
 
 def _wind_pungs(a: Analysis) -> int:
-    return sum(1 for p in a.pungs if p.tile in WINDS)
+    return a.wind_pungs
 
 
 def _dragon_pungs(a: Analysis) -> int:
-    return sum(1 for p in a.pungs if p.tile in DRAGONS)
+    return a.dragon_pungs
 
 
 def _kongs(a: Analysis) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import permutations
+from operator import itemgetter
 
 from scorer.shapes import (HONORS, Counts, RawPart, has_regular, is_seven_pairs, is_thirteen_orphans,  # noqa: F401
                            rank_of, regular_decompositions, suit_of)
@@ -17,11 +18,13 @@ KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
     for order in permutations(range(3))
 )
 
+_KNITTED_PICKS = tuple((seq, itemgetter(*seq)) for seq in KNITTED_STRAIGHTS)
+
 
 def honors_and_knitted(counts: Counts) -> str | None:
     """'greater' or 'lesser' for the Honors and Knitted Tiles shapes (14 different tiles: honours and
     tiles of one knitted straight), else None."""
-    if sum(counts) != 14 or any(n > 1 for n in counts):
+    if max(counts) > 1 or sum(counts) != 14:
         return None
     numbered = {i for i in range(27) if counts[i]}
     if not 7 <= len(numbered) <= 9:
@@ -35,8 +38,8 @@ def honors_and_knitted(counts: Counts) -> str | None:
 def knitted_straight_decompositions(counts: Counts, sets: int) -> tuple[tuple[tuple[int, ...], tuple[RawPart, ...]], ...]:
     """Knitted Straight as three sets: (the 9 knitted tiles, the rest as ``sets`` sets plus a pair)."""
     out = []
-    for seq in KNITTED_STRAIGHTS:
-        if all(counts[i] for i in seq):
+    for seq, pick in _KNITTED_PICKS:
+        if 0 not in pick(counts):
             rest = list(counts)
             for i in seq:
                 rest[i] -= 1
@@ -54,7 +57,7 @@ def is_complete(counts: Counts, melds: int) -> bool:
     if melds == 0 and (is_seven_pairs(counts) or is_thirteen_orphans(counts) or honors_and_knitted(counts)):
         return True
     # A knitted straight needs nine different suit tiles: most hands fail this cheap test.
-    return (melds <= 1 and sum(1 for n in counts[:27] if n) >= 9
+    return (melds <= 1 and 27 - counts[:27].count(0) >= 9
             and bool(knitted_straight_decompositions(counts, sets - 3)))
 
 

@@ -134,7 +134,7 @@ def _pool(rng: random.Random) -> frozenset[int]:
 
 
 def _fill_set(rng: random.Random, pool: frozenset[int]) -> Set | None:
-    chows = [i for i in pool if i < 27 and i % 9 <= 6 and i + 1 in pool and i + 2 in pool]
+    chows = [i for i in sorted(pool) if i < 27 and i % 9 <= 6 and i + 1 in pool and i + 2 in pool]
     if chows and rng.random() < 0.55:
         return ("chow", rng.choice(chows))
     if pool:

@@ -330,6 +330,7 @@ class Outcome:
     examples: dict[str, list[Case]] = field(default_factory=dict)
     unexplained: list[Case] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # validity, flowers, point values
+    fans_seen: Counter = field(default_factory=Counter)  # hands in which our scorer gave each fan
     seconds: float = 0.0
 
 
@@ -341,6 +342,7 @@ def compare(hands: list[Hand]) -> Outcome:
         ours_result = score(hand, "mcr")
         peer = pymahjonggb.score(hand)
         shown = format_hand(hand)
+        out.fans_seen.update(item.name for item in ours_result.items)
         if ours_result.error is not None and ours_result.error.code != "below_minimum":
             out.problems.append(f"ours invalid ({ours_result.error.code}): {shown}")
             continue
@@ -424,6 +426,12 @@ def test_summary(outcome: Outcome):
     print()
     print(summary(outcome))
     assert outcome.hands == HANDS
+
+
+def test_every_fan_is_exercised(outcome: Outcome):
+    """The hands reach every one of the 81 fans (flowers included), each in several hands."""
+    rare = {name: outcome.fans_seen[name] for name in FANS if outcome.fans_seen[name] < 5}
+    assert not rare, f"fans our scorer gave in fewer than 5 of {outcome.hands} hands: {rare}"
 
 
 def test_no_unexplained_differences(outcome: Outcome):

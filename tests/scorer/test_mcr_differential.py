@@ -12,7 +12,7 @@ Every class of difference found is either
   ``ours`` (our scorer follows the books, PyMahjongGB does not), ``equivalent`` (both are allowed by the
   books and worth the same); or
 - a case where we believe OUR scorer is wrong (verdict ``ours_wrong``). Those are not normalised away:
-  the test fails on them, and DIFF_REPORT.md (repository root) explains each with hands, items and book lines.
+  the test fails on them, and docs/mcr-vs-pymahjonggb.md explains each with hands, items and book lines.
 
 Books: seed 000 (Hungarian MCR rule book: section IV principles 1-5, section V items 1-82) and seed 003
 (Swedish overview, official English fan names and numbers).
@@ -209,7 +209,7 @@ RULES: tuple[Rule, ...] = (
          "inevitably contained), so two or more concealed kongs among them score Two Concealed Kongs (000 item "
          "44, 8), which in turn implies Two Concealed Pungs (003 fan 66 'Två dolda Pung/Kong'). Seed 003 fans 17 "
          "and 5 say only 'Får kombineras med Concealed Kong, Fan #67'; PyMahjongGB scores neither kong fan and "
-         "gives Two Concealed Pungs instead. A judgement call of the books' silence, recorded in DIFF_REPORT.md.",
+         "gives Two Concealed Pungs instead. A judgement call of the books' silence, recorded in docs/mcr-vs-pymahjonggb.md.",
          _two_concealed_kongs_among_three_or_four),
     Rule("wait on one tile, the other completing tile all in the hand", "ours",
          "Seed 000 item 11 Single Wait: 'csak azzal az egy kővel lehetsz mahjong' (you can go mahjong with that "
@@ -222,21 +222,21 @@ RULES: tuple[Rule, ...] = (
          "Seed 000 IV principle 1 (implication): a combination inevitably contained in a higher one is not "
          "counted. Item 23 All Simples: 'egyik kombinációjában se tartalmaz se 1-est, se 9-est, se honórt' (no "
          "honours) inevitably contains item 8 No Honors. Our scorer counted both (fixed in 9fa3f63; this detector "
-         "keeps it from coming back). See DIFF_REPORT.md.",
+         "keeps it from coming back). See docs/mcr-vs-pymahjonggb.md.",
          _all_simples_with_no_honors),
     Rule("wait completed inside a Knitted Straight hand", "ours_wrong",
          "Seed 000 items 9-11 and seed 003 fans 77-79: the wait fans count when the hand waited on one tile "
          "only and that tile completes the chow or the pair. In a Knitted Straight hand whose winning tile's "
          "kind is both in the knitted straight and in the standing chow / pair, the winning tile completes "
          "that chow / pair; our scorer scored no wait whenever the winning tile's kind was in the knitted "
-         "straight (fixed in ac341ea). See DIFF_REPORT.md.",
+         "straight (fixed in ac341ea). See docs/mcr-vs-pymahjonggb.md.",
          _knitted_straight_wait),
     Rule("identical sets used twice for the same fan", "ours_wrong",
          "Seed 000 IV principle 3: 'Ha egy kézben két egyforma összefüggésünk van, akkor csak az egyiket "
          "használhatjuk fel egy adott mintához' (of two identical sets only one may be used for a given "
          "pattern). With chows A A B B our scorer counted A-B twice (e.g. Mixed Double Chow x2 + Pure Double "
          "Chow); the books allow Pure Double Chow x2 + one A-B fan. Same total (fixed in ac341ea). See "
-         "DIFF_REPORT.md.",
+         "docs/mcr-vs-pymahjonggb.md.",
          _identical_sets_twice),
 )
 POINT_VALUES = Rule("Two Concealed Kongs is worth 8", "ours",
@@ -444,11 +444,11 @@ def test_no_other_problems(outcome: Outcome):
 
 
 def test_no_cases_where_our_scorer_is_wrong(outcome: Outcome):
-    """The differences where we believe OUR scorer is wrong (DIFF_REPORT.md): this fails until they are fixed."""
+    """The differences where we believe OUR scorer is wrong (docs/mcr-vs-pymahjonggb.md): this fails until they are fixed."""
     wrong = {rule.name: outcome.per_class[rule.name] for rule in RULES
              if rule.verdict == "ours_wrong" and outcome.per_class[rule.name]}
     shown = "\n".join(f"{n} x {name}:\n    " + describe(outcome.examples[name][0]) for name, n in wrong.items())
-    assert not wrong, f"our scorer differs from the books (see DIFF_REPORT.md):\n{shown}"
+    assert not wrong, f"our scorer differs from the books (see docs/mcr-vs-pymahjonggb.md):\n{shown}"
 
 
 def test_every_rule_is_documented():

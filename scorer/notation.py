@@ -30,7 +30,7 @@ import re
 from scorer.errors import HandError
 from scorer.hand import FLAG_KEYS, Context, ContextValue, Hand, parse_flag
 from scorer.melds import Direction, Meld, MeldKind
-from scorer.tiles import Suit, Tile, Wind
+from scorer.tiles import Tile, Wind
 
 _TOKEN = re.compile(r"\s*(?:(?P<meld>\[[^\]]*\])|(?P<kong>\([^)]*\))|(?P<win>\+\s*\d[mpszf])|(?P<group>(?:\d+[mpszf])+)|(?P<bad>\S+))")
 _MARKED = re.compile(r"^(\d'?)+[mpsz]$")

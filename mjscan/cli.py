@@ -262,18 +262,25 @@ def _internal_message(stage: str, error: Exception) -> str:
 # mjscan settle and mjscan waits
 
 
+def _refusing_bad_input(work: Callable[[], Any]) -> tuple[Any, int | None]:
+    """Run ``work``; for bad input (an unknown rule set, an unreadable file, an impossible hand) say why
+    on stderr and answer exit status 2 instead of a value."""
+    try:
+        return work(), None
+    except KeyError as error:
+        _err(error.args[0])
+    except (InputError, HandError) as error:
+        _err(error.message)
+    return None, EXIT_INVALID
+
+
 def cmd_settle(args: argparse.Namespace) -> int:
     from scorer.table import settle, table_from_dict
 
-    try:
-        table = table_from_dict(_load_json(_read_text(args.table), args.table))
-        result = settle(table, args.rules)
-    except KeyError as error:
-        _err(error.args[0])
-        return EXIT_INVALID
-    except (InputError, HandError) as error:
-        _err(error.message)
-        return EXIT_INVALID
+    result, refused = _refusing_bad_input(
+        lambda: settle(table_from_dict(_load_json(_read_text(args.table), args.table)), args.rules))
+    if refused:
+        return refused
     if args.json:
         _print_json(result.to_dict())
         return EXIT_OK
@@ -294,18 +301,14 @@ def cmd_settle(args: argparse.Namespace) -> int:
 def cmd_waits(args: argparse.Namespace) -> int:
     from scorer.waits import waiting_tiles
 
-    try:
+    def read() -> Hand:
         if args.notation is not None:
-            hand = parse_hand(args.notation)
-        else:
-            hand = hand_from_dict(_load_json(_read_text(args.hand), args.hand))
-        tiles = waiting_tiles(hand, args.rules)
-    except KeyError as error:
-        _err(error.args[0])
-        return EXIT_INVALID
-    except (InputError, HandError) as error:
-        _err(error.message)
-        return EXIT_INVALID
+            return parse_hand(args.notation)
+        return hand_from_dict(_load_json(_read_text(args.hand), args.hand))
+
+    tiles, refused = _refusing_bad_input(lambda: waiting_tiles(read(), args.rules))
+    if refused:
+        return refused
     if args.json:
         _print_json([t.code for t in tiles])
     elif tiles:

@@ -332,7 +332,7 @@ def test_scorer_bug_is_reported_without_traceback(cli, monkeypatch, straight_han
 def test_rules_lists_rule_sets_and_context_keys(cli):
     run = cli("rules")
     assert run.status == 0
-    assert run.out.startswith("mcr: Mahjong Competition Rules (Chinese Official)")
+    assert "\nmcr: Mahjong Competition Rules (Chinese Official)" in "\n" + run.out
     for key in ("self_drawn", "seat_wind", "prevalent_wind", "last_of_kind", "last_tile",
                 "kong_replacement", "robbing_kong"):
         assert f"  {key} " in run.out
@@ -343,7 +343,7 @@ def test_rules_json_matches_registry(cli):
 
     data = json.loads(cli("rules", "--json").out)
     assert [r["name"] for r in data["rules"]] == list(RULE_SETS)
-    mcr = data["rules"][0]
+    mcr = next(r for r in data["rules"] if r["name"] == "mcr")
     assert [k["key"] for k in mcr["context_keys"]] == [k.key for k in RULE_SETS["mcr"].context_keys]
     assert mcr["context_keys"][1] == {"key": "seat_wind", "type": "wind", "description": "The winner's seat wind.",
                                       "default": "E", "choices": ["E", "S", "W", "N"]}

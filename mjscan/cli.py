@@ -344,9 +344,10 @@ def format_table(result: Score, title: str | None = None) -> str:
         lines.append(title)
     items = list(result.items)
     if items:
-        doubling = any(item.doubles is not None for item in items)
-        name_width = max(len("Fan"), len("Total"), *(len(item.name) for item in items))
-        head = f"{'Fan':<{name_width}}  {'Points':>6}  {'Count':>5}  {'Subtotal':>8}"
+        doubling = result.base is not None or any(item.doubles is not None for item in items)
+        label = "Item" if doubling else "Fan"  # fans are MCR's word; the doubling rule sets score items
+        name_width = max(len(label), len("Total"), *(len(item.name) for item in items))
+        head = f"{label:<{name_width}}  {'Points':>6}  {'Count':>5}  {'Subtotal':>8}"
         if doubling:
             head += f"  {'Doubles':>7}"
         lines.append(head)

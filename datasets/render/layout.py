@@ -1,0 +1,342 @@
+"""Scenes: where each tile of a hand lies on the table, as players lay them out (or roughly so).
+
+Coordinates are millimetres on the table, the player on the -y side: x runs to the player's right,
+y away from the player. Every tile carries its group for the sidecar:
+
+- ``concealed``: the standing row (``index``: its place in the row), ``winning``: the winning tile,
+- ``meld``: a declared meld (``meld``: its index in ``hand.melds``, ``index``: its place in the meld),
+- ``flower``: a flower or season, ``other``: tiles that are not part of the hand (other players' melds,
+  discards, scattered tiles).
+
+Scene kinds (:data:`SCENE_KINDS`): ``guide`` follows the page's layout guide; ``crooked`` the same with
+crooked rows; ``two_rows`` splits the standing tiles into two rows; ``grid`` lays every tile of the hand
+out in a grid, maybe in a tray; ``table`` adds other players' melds and discards; ``scattered`` lays the
+hand loosely among scattered extra tiles, some face down, some lying on others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from datasets.render.hands import Wall
+from scorer.hand import Hand
+from scorer.melds import Direction, Meld, MeldKind
+from datasets.render.tiles import LYING, STANDING, Placed, TileBody
+
+SCENE_KINDS = ("guide", "crooked", "two_rows", "grid", "table", "scattered")
+SCENE_WEIGHTS = (0.36, 0.16, 0.1, 0.12, 0.13, 0.13)
+
+
+@dataclass
+class Tray:
+    """A plastic tray lying on the table: outer rectangle (centre, size, angle) and rim height."""
+
+    cx: float
+    cy: float
+    w: float
+    h: float
+    angle: float
+    rim: float
+    wall: float
+    floor: float
+    bgr: np.ndarray
+
+
+@dataclass
+class Scene:
+    kind: str
+    tiles: list[Placed]
+    tray: Tray | None = None
+    notes: dict = field(default_factory=dict)
+
+
+@dataclass
+class Item:
+    """A tile in a row before it is placed: its code and how it lies."""
+
+    code: str
+    group: dict
+    sideways: bool = False
+    face_down: bool = False
+    on_top: bool = False  # a kong's fourth tile, on the sideways tile before it
+
+
+def meld_items(rng: np.random.Generator, meld: Meld, meld_index: int) -> tuple[list[Item], str]:
+    """The tiles of a declared meld in table order (claimed tile sideways by direction; concealed kongs
+    with face-down tiles), and the presentation chosen."""
+    codes = [t.code for t in meld.tiles]
+    group = lambda i: {"kind": "meld", "meld": meld_index, "index": i}  # noqa: E731
+    if meld.concealed:
+        style = str(rng.choice(["ends", "middles", "all"], p=[0.45, 0.35, 0.2]))
+        down = {"ends": (0, 3), "middles": (1, 2), "all": (0, 1, 2, 3)}[style]
+        return [Item(c, group(i), face_down=i in down) for i, c in enumerate(codes)], f"concealed_kong_{style}"
+    claimed = meld.claimed or Direction.LEFT
+    if meld.kind is MeldKind.CHOW:
+        first = meld.claimed_tile.code if meld.claimed_tile else codes[0]
+        rest = list(codes)
+        rest.remove(first)
+        order = [first] + rest
+        return [Item(c, group(i), sideways=i == 0) for i, c in enumerate(order)], "chow"
+    n = 3
+    on_top = meld.kind is MeldKind.KONG and rng.random() < 0.4
+    if meld.kind is MeldKind.KONG and not on_top:
+        n = 4
+    pos = {Direction.LEFT: 0, Direction.ACROSS: int(rng.integers(1, n - 1)), Direction.RIGHT: n - 1}[claimed]
+    items = [Item(codes[i], group(i), sideways=i == pos) for i in range(n)]
+    if on_top:
+        items.insert(pos + 1, Item(codes[3], group(3), sideways=True, on_top=True))
+        for i, it in enumerate(items):
+            it.group["index"] = i
+        return items, "kong_on_top"
+    return items, meld.kind.value
+
+
+def lay_row(items: list[Item], body: TileBody, x0: float, y0: float, pose: str = LYING, gap: float = 0.4,
+            on_top_beside: bool = False) -> tuple[list[Placed], float]:
+    """Tiles left to right from x0, their near edges on y = y0; answers the tiles and the row's end x."""
+    out: list[Placed] = []
+    x = x0
+    for item in items:
+        if item.on_top and out:
+            below = out[-1]
+            if on_top_beside:  # Japanese style: beside the sideways tile, further from the player
+                out.append(Placed(item.code, below.x, y0 + body.W * 1.5 + gap, 90.0, LYING, item.face_down,
+                                  sideways=True, group=item.group))
+            else:
+                out.append(Placed(item.code, below.x, below.y, 90.0, LYING, item.face_down, z=body.D,
+                                  sideways=True, group=item.group, stacked=True))
+            continue
+        if item.sideways:
+            along, depth, angle, p = body.H, body.W, 90.0, LYING
+        elif pose == STANDING and not item.face_down:
+            along, depth, angle, p = body.W, body.D, 0.0, STANDING
+        else:
+            along, depth, angle, p = body.W, body.H, 0.0, LYING
+        out.append(Placed(item.code, x + along / 2, y0 + depth / 2, angle, p, item.face_down,
+                          sideways=item.sideways, group=item.group))
+        x += along + gap
+    return out, x - gap
+
+
+def compose(rng: np.random.Generator, hand: Hand, body: TileBody, kind: str | None = None) -> Scene:
+    """A scene of ``kind`` (random by SCENE_WEIGHTS if None) for the hand."""
+    if kind is None:
+        kind = str(rng.choice(SCENE_KINDS, p=SCENE_WEIGHTS))
+    if kind == "grid":
+        return _grid_scene(rng, hand, body)
+    scene = _guide_scene(rng, hand, body, kind)
+    if kind == "table":
+        _add_other_players(rng, scene, hand, body)
+    if kind == "scattered":
+        _scatter(rng, scene, hand, body)
+    if kind == "crooked":
+        _crooked(rng, scene.tiles, body)
+    else:
+        _jitter(rng, scene.tiles, 0.25, 0.8)
+    return scene
+
+
+def _standing_items(rng: np.random.Generator, hand: Hand) -> tuple[list[Item], Item]:
+    standing = [t.code for t in hand.concealed]
+    standing.remove(hand.winning_tile.code)
+    order = rng.random()
+    if order < 0.2:
+        rng.shuffle(standing)
+    elif order < 0.3:  # roughly sorted: a few neighbours swapped
+        for _ in range(3):
+            i = int(rng.integers(max(1, len(standing) - 1)))
+            standing[i:i + 2] = standing[i:i + 2][::-1]
+    items = [Item(c, {"kind": "concealed", "index": i}) for i, c in enumerate(standing)]
+    return items, Item(hand.winning_tile.code, {"kind": "winning", "index": 0})
+
+
+def _guide_scene(rng: np.random.Generator, hand: Hand, body: TileBody, kind: str) -> Scene:
+    tiles: list[Placed] = []
+    notes: dict = {}
+    pose = STANDING if rng.random() < 0.35 else LYING
+    notes["standing_row"] = pose == STANDING
+    gap = float(rng.uniform(0.0, 1.2))
+    items, win = _standing_items(rng, hand)
+    if kind == "two_rows" and len(items) > 5:
+        half = (len(items) + 1) // 2
+        depth = body.D if pose == STANDING else body.H
+        row2, _ = lay_row(items[half:], body, float(rng.uniform(-body.W, body.W)), 0.0, pose, gap)
+        row1, end = lay_row(items[:half], body, 0.0, depth + float(rng.uniform(2, 0.6 * body.H)), pose, gap)
+        tiles += row1 + row2
+        row_y = depth + 2
+    else:
+        row, end = lay_row(items, body, 0.0, 0.0, pose, gap)
+        tiles += row
+        row_y = 0.0
+    win_pose = pose if rng.random() < 0.7 else LYING
+    apart = float(rng.uniform(0.3, 1.0)) * body.W
+    wtile, end = lay_row([win], body, end + apart, row_y, win_pose, gap)
+    tiles += wtile
+    row_far = max((t.y for t in tiles)) + body.H / 2
+
+    # declared melds: a row of their own beyond the standing tiles, beside them, or in front
+    where = str(rng.choice(["beyond", "right", "front"], p=[0.55, 0.25, 0.2]))
+    notes["melds"] = where
+    meld_rows: list[list[Item]] = []
+    styles = []
+    for i, meld in enumerate(hand.melds):
+        its, style = meld_items(rng, meld, i)
+        meld_rows.append(its)
+        styles.append(style)
+    notes["meld_styles"] = styles
+    beside = rng.random() < 0.3
+    if meld_rows:
+        meld_gap = float(rng.uniform(0.4, 1.5)) * body.W
+        if where == "right":
+            x, y = end + float(rng.uniform(1.0, 2.0)) * body.W, 0.0
+        elif where == "beyond":
+            x, y = float(rng.uniform(-1, 4)) * body.W, row_far + float(rng.uniform(0.3, 1.5)) * body.W
+        else:
+            x, y = float(rng.uniform(-1, 4)) * body.W, -body.H * 1.6 - float(rng.uniform(0.2, 1.0)) * body.W
+        for its in meld_rows:
+            placed, x = lay_row(its, body, x, y, LYING, float(rng.uniform(0, 0.6)), beside)
+            tiles += placed
+            x += meld_gap
+
+    # flowers and seasons: apart from the melds
+    if hand.flowers:
+        items = [Item(t.code, {"kind": "flower", "index": i}) for i, t in enumerate(hand.flowers)]
+        spot = str(rng.choice(["left", "far_right", "beyond", "front"]))
+        xs = [t.x for t in tiles]
+        ys = [t.y for t in tiles]
+        fl_w = len(items) * (body.W + 0.5)
+        if spot == "left":
+            x, y = min(xs) - fl_w - body.W * float(rng.uniform(1, 2.5)), float(rng.uniform(0, 2)) * body.H
+        elif spot == "far_right":
+            x, y = max(xs) + body.W * float(rng.uniform(1.5, 2.5)), float(rng.uniform(-1, 1)) * body.H
+        elif spot == "beyond":
+            x, y = _between(rng, min(xs), max(xs) - fl_w), max(ys) + body.H * float(rng.uniform(1.2, 2))
+        else:
+            x, y = _between(rng, min(xs), max(xs) - fl_w), min(ys) - body.H * float(rng.uniform(2.2, 3))
+        placed, _ = lay_row(items, body, x, y, LYING, float(rng.uniform(0.2, 3)))
+        tiles += placed
+    return Scene(kind, tiles, notes=notes)
+
+
+def _between(rng: np.random.Generator, lo: float, hi: float) -> float:
+    """Uniform in [lo, hi], or lo when the range is empty."""
+    return float(lo + max(0.0, hi - lo) * rng.random())
+
+
+def _grid_scene(rng: np.random.Generator, hand: Hand, body: TileBody) -> Scene:
+    """Every tile of the hand face up in a grid (face-down tiles of concealed kongs stay down)."""
+    items, win = _standing_items(rng, hand)
+    items = items + [win]
+    for i, meld in enumerate(hand.melds):
+        its, _ = meld_items(rng, meld, i)
+        for it in its:
+            it.sideways = it.on_top = False
+        items += its
+    items += [Item(t.code, {"kind": "flower", "index": i}) for i, t in enumerate(hand.flowers)]
+    cols = int(rng.integers(5, 10))
+    gap = float(rng.uniform(0.2, 1.5))
+    tiles = []
+    for k, item in enumerate(items):
+        r, c = divmod(k, cols)
+        tiles.append(Placed(item.code, c * (body.W + gap), -r * (body.H + gap), 0.0, LYING, item.face_down,
+                            group=item.group))
+    _jitter(rng, tiles, 0.3, 1.0)
+    tray = None
+    if rng.random() < 0.6:
+        xs, ys = [t.x for t in tiles], [t.y for t in tiles]
+        pad = float(rng.uniform(0.25, 0.6)) * body.W
+        rim = float(rng.uniform(6, 12))
+        colour = np.array(rng.choice([[35, 35, 38], [60, 60, 62], [200, 200, 205], [40, 60, 120], [120, 60, 30]]), float)
+        tray = Tray(cx=(min(xs) + max(xs)) / 2, cy=(min(ys) + max(ys)) / 2,
+                    w=max(xs) - min(xs) + body.W + 2 * pad + 2 * rim, h=max(ys) - min(ys) + body.H + 2 * pad + 2 * rim,
+                    angle=0.0, rim=rim, wall=float(rng.uniform(3, 6)), floor=2.0, bgr=colour)
+        for t in tiles:
+            t.z += tray.floor
+    return Scene("grid", tiles, tray, notes={"columns": cols, "tray": tray is not None})
+
+
+def _add_other_players(rng: np.random.Generator, scene: Scene, hand: Hand, body: TileBody) -> None:
+    """Other players' melds on the other sides of the table, and discards in the middle."""
+    wall = Wall(hand)
+    tiles = scene.tiles
+    xs, ys = [t.x for t in tiles], [t.y for t in tiles]
+    cx, top = (min(xs) + max(xs)) / 2, max(ys)
+    centre = np.array([cx, top + float(rng.uniform(4, 7)) * body.H])
+    other = lambda i: {"kind": "other", "index": i}  # noqa: E731
+    n_other = 0
+    for side in rng.permutation([90.0, 180.0, 270.0])[: int(rng.integers(1, 4))]:
+        row: list[Item] = []
+        for _ in range(int(rng.integers(1, 4))):
+            tile = wall.draw(rng, 1, bonus=False)
+            if not tile:
+                break
+            if wall.take(tile[0], 2):
+                k = int(rng.integers(3))
+                row += [Item(tile[0].code, other(n_other + i), sideways=i == k) for i in range(3)]
+                n_other += 3
+        placed, end = lay_row(row, body, 0.0, 0.0, LYING, 0.3)
+        dist = float(rng.uniform(4, 7)) * body.H
+        a = np.radians(side)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        for t in placed:
+            p = rot @ np.array([t.x - end / 2, t.y - dist]) + centre
+            t.x, t.y, t.angle = float(p[0]), float(p[1]), t.angle + side
+        tiles += placed
+    # discards: a loose grid of face-up tiles between the players
+    discards = wall.draw(rng, int(rng.integers(0, 12)), bonus=False)
+    for k, tile in enumerate(discards):
+        r, c = divmod(k, 6)
+        tiles.append(Placed(tile.code, centre[0] + (c - 2.5) * (body.W + 1.5), centre[1] + (1 - r) * (body.H + 1.5),
+                            float(rng.choice([0.0, 90.0, 180.0, 270.0])), LYING, group=other(n_other)))
+        n_other += 1
+
+
+def _scatter(rng: np.random.Generator, scene: Scene, hand: Hand, body: TileBody) -> None:
+    """Loosen the hand's layout and scatter extra tiles around it, some face down, some on others."""
+    wall = Wall(hand)
+    tiles = scene.tiles
+    _jitter(rng, tiles, 1.5, 12.0)
+    xs, ys = [t.x for t in tiles], [t.y for t in tiles]
+    lo = np.array([min(xs), min(ys)]) - 3 * body.H
+    hi = np.array([max(xs), max(ys)]) + 3 * body.H
+    radius = 0.5 * np.hypot(body.W, body.H)
+    extra = wall.draw(rng, int(rng.integers(4, 20)))
+    occupied = [(t.x, t.y) for t in tiles if t.z == 0]
+    for k, tile in enumerate(extra):
+        for _ in range(20):
+            p = rng.uniform(lo, hi)
+            d = min((np.hypot(p[0] - x, p[1] - y) for x, y in occupied), default=9e9)
+            stack = rng.random() < 0.12 and d < radius * 1.2
+            if d > 2 * radius or stack:
+                break
+        else:
+            continue
+        tiles.append(Placed(tile.code, float(p[0]), float(p[1]), float(rng.uniform(0, 360)), LYING,
+                            face_down=bool(rng.random() < 0.25), z=body.D if stack else 0.0, stacked=stack,
+                            group={"kind": "other", "index": k}))
+        if not stack:
+            occupied.append((float(p[0]), float(p[1])))
+
+
+def _jitter(rng: np.random.Generator, tiles: list[Placed], shift_mm: float, angle_deg: float) -> None:
+    for t in tiles:
+        if t.stacked:
+            continue
+        t.x += float(rng.normal(0, shift_mm))
+        t.y += float(rng.normal(0, shift_mm))
+        t.angle += float(rng.normal(0, angle_deg))
+    # a tile on top moves with the tile below it
+    for i, t in enumerate(tiles):
+        if t.stacked and i > 0 and tiles[i - 1].z < t.z and not tiles[i - 1].stacked:
+            t.x, t.y, t.angle = tiles[i - 1].x, tiles[i - 1].y, tiles[i - 1].angle
+
+
+def _crooked(rng: np.random.Generator, tiles: list[Placed], body: TileBody) -> None:
+    """Bend the whole layout along an arc, and let every tile wander a little."""
+    bend = float(rng.uniform(-1, 1)) * 0.0015  # curvature, 1/mm
+    for t in tiles:
+        t.y += bend * t.x * t.x
+        t.angle += np.degrees(np.arctan(2 * bend * t.x))
+    _jitter(rng, tiles, 1.0, 4.0)

@@ -1,0 +1,327 @@
+"""Physical tiles: a face from the art bundle on a rounded body with thickness and a coloured back layer.
+
+A tile in its own coordinates: x across the face (width W), y up the face (height H, the way the
+characters read), z through the tile from the back (z = 0) to the face (z = D). The body is a rounded
+box (corner radius r); the slab 0 <= z < back_frac * D is the coloured back layer, the rest ivory.
+A pose puts it in the world: lying face up, lying face down, or standing on its bottom edge facing the
+player (-y), turned by an angle about z, at a height (a tile may lie on another).
+
+Drawing a tile paints, into a small region of the photo, the body's visible side facets (each shaded by
+its normal and the light), the visible cap (the face, warped with the exact homography of its plane, or
+the back), and writes the tile's id into an id buffer where its cap is visible, so that what later
+tiles and fingers cover is known. Everything is vectorised per tile: a handful of cv2 calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.render.camera import SHIFT, Camera, cv_homography, to_cv
+
+LYING, STANDING = "lying", "standing"
+_IVORIES = ((228, 238, 244), (212, 230, 240), (236, 240, 242), (200, 222, 236))  # BGR
+
+
+@dataclass
+class TileBody:
+    """The physical tile of a scene: sizes in mm and colours (BGR 0..255)."""
+
+    W: float
+    H: float
+    D: float
+    radius: float
+    back_frac: float
+    top_bgr: np.ndarray  # the face's ivory (its border colour)
+    side_bgr: np.ndarray  # ivory sides
+    back_bgr: np.ndarray  # the coloured back layer
+    margin: float = 0.0  # the art's inset from the face's edge, a fraction of W
+
+
+@dataclass
+class Placed:
+    """One tile in the scene. ``x, y``: the centre of its footprint on the table (mm); ``angle``:
+    degrees about z (0: the face reads upright for the player); ``z``: the height it rests at."""
+
+    code: str
+    x: float
+    y: float
+    angle: float = 0.0
+    pose: str = LYING
+    face_down: bool = False
+    z: float = 0.0
+    sideways: bool = False
+    group: dict[str, Any] = field(default_factory=dict)
+    stacked: bool = False  # lies on another tile (a kong's fourth tile)
+
+    def footprint(self, body: TileBody) -> tuple[float, float]:
+        """(extent along x, extent along y) before the angle is applied."""
+        depth = body.D if self.pose == STANDING else body.H
+        return body.W, depth
+
+
+def rotation(tile: Placed) -> np.ndarray:
+    a = np.radians(tile.angle)
+    c, s = np.cos(a), np.sin(a)
+    Rz = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    if tile.pose == STANDING:
+        return Rz @ np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])
+    if tile.face_down:
+        return Rz @ np.diag([1.0, -1, -1])
+    return Rz
+
+
+def translation(tile: Placed, body: TileBody) -> np.ndarray:
+    if tile.pose == STANDING:
+        a = np.radians(tile.angle)
+        # local z runs from the back (z=0) to the face (z=D) towards -y: centre the footprint on (x, y)
+        off = np.array([-np.sin(a), np.cos(a)]) * body.D / 2
+        return np.array([tile.x + off[0], tile.y + off[1], tile.z + body.H / 2])
+    return np.array([tile.x, tile.y, tile.z + (body.D if tile.face_down else 0.0)])
+
+
+def outline(W: float, H: float, r: float, k: int = 3) -> np.ndarray:
+    """A rounded rectangle centred on 0, counter-clockwise, 4 * (k + 1) points."""
+    pts = []
+    for (cx, cy), start in (((W / 2 - r, H / 2 - r), 0), ((-W / 2 + r, H / 2 - r), 90),
+                            ((-W / 2 + r, -H / 2 + r), 180), ((W / 2 - r, -H / 2 + r), 270)):
+        ang = np.radians(start + 90 * np.arange(k + 1) / k)
+        pts.append(np.c_[cx + r * np.cos(ang), cy + r * np.sin(ang)])
+    return np.concatenate(pts)
+
+
+@dataclass
+class Light:
+    direction: np.ndarray  # unit vector from the table towards the light
+    ambient: float = 0.45
+    diffuse: float = 0.55
+
+    def shade(self, normals: np.ndarray) -> np.ndarray:
+        """Brightness of surfaces with these world normals, 1.0 for a surface facing straight up."""
+        top = self.ambient + self.diffuse * max(0.0, float(self.direction[2]))
+        return (self.ambient + self.diffuse * np.clip(normals @ self.direction, 0, None)) / top
+
+
+@dataclass
+class Drawn:
+    """What the camera saw of one tile: its cap (face or back) outline in the image, the outline's
+    area, and the tile's id in the id buffer."""
+
+    tid: int
+    polygon: np.ndarray  # (n, 2) continuous pixel coordinates of the visible cap's outline
+    area: float
+    shows_face: bool  # False: the camera sees its back (a face-down tile)
+    depth: float
+
+
+class TextureCache:
+    """Per process: the face textures of a style (art inset on the ivory face, rounded corners,
+    as BGRA mip levels), built on first use."""
+
+    def __init__(self, max_items: int = 600):
+        self._items: dict[tuple, list[np.ndarray]] = {}
+        self.max_items = max_items
+
+    def levels(self, style: Any, code: str, body: TileBody, margin_key: float) -> list[np.ndarray]:
+        art = style.back if code == "back" else style.faces
+        key = (id(art), style.name, code, margin_key, tuple(np.round(body.top_bgr).astype(int)),
+               tuple(np.round(body.back_bgr).astype(int)) if code == "back" else None)
+        got = self._items.get(key)
+        if got is None:
+            if len(self._items) >= self.max_items:
+                self._items.clear()
+            # the art is kept referenced so that its id is not reused while cached
+            got = self._items[key] = (art, _build_levels(style, code, body, margin_key))
+        return got[1]
+
+
+def art_border_bgr(art_rgba: np.ndarray) -> np.ndarray | None:
+    """The colour of an art image's border ring (BGR), or None when the border is transparent."""
+    ring = np.concatenate([art_rgba[:2].reshape(-1, 4), art_rgba[-2:].reshape(-1, 4),
+                           art_rgba[:, :2].reshape(-1, 4), art_rgba[:, -2:].reshape(-1, 4)])
+    opaque = ring[ring[:, 3] > 200]
+    if len(opaque) < 0.7 * len(ring):
+        return None
+    return np.median(opaque[:, :3], axis=0)[::-1].astype(float)
+
+
+def _build_levels(style: Any, code: str, body: TileBody, margin: float) -> list[np.ndarray]:
+    art = style.back if code == "back" else style.faces[code]
+    ha, wa = art.shape[:2]
+    if code == "back":
+        mx = my = 0
+    else:
+        mx = int(round(wa * margin))
+        my = int(round(mx * 0.9))
+    wt, ht = wa + 2 * mx, ha + 2 * my
+    tex = np.empty((ht, wt, 4), np.uint8)
+    base = body.back_bgr if code == "back" else body.top_bgr
+    tex[..., :3] = np.clip(base, 0, 255).astype(np.uint8)
+    tex[..., 3] = 255
+    rgb = art[..., :3][..., ::-1].astype(np.float32)
+    a = art[..., 3:4].astype(np.float32) / 255
+    inner = tex[my:my + ha, mx:mx + wa, :3].astype(np.float32)
+    tex[my:my + ha, mx:mx + wa, :3] = np.clip(inner + (rgb - inner) * a, 0, 255).astype(np.uint8)
+    # rounded corners, antialiased
+    r = body.radius / body.W * wt
+    mask = np.zeros((ht, wt), np.uint8)
+    pts = outline(wt, ht, r, 6) + np.array([wt / 2, ht / 2])
+    cv2.fillConvexPoly(mask, to_cv(pts), 255, cv2.LINE_AA, SHIFT)
+    tex[..., 3] = mask
+    levels = [tex]
+    while min(levels[-1].shape[:2]) > 12:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+def body_for(style: Any, rng: np.random.Generator, back_bgr: np.ndarray, width_mm: float) -> TileBody:
+    """A tile body whose face has the art's aspect (plus the margin), with random proportions."""
+    faces = style.faces
+    sample = next(iter(faces.values()))
+    ha, wa = sample.shape[:2]
+    # the art covers the whole face (datasets/art/bundle.py); a small extra inset sometimes varies the print's scale
+    margin = float(rng.choice([0.0, 0.0, 0.03]))
+    mx = round(wa * margin)
+    my = round(mx * 0.9)
+    aspect = (ha + 2 * my) / (wa + 2 * mx)
+    W = width_mm
+    H = W * aspect
+    D = W * rng.uniform(0.55, 0.8)
+    border = art_border_bgr(sample)
+    if border is None:  # transparent art: one of a few ivories (few, so that textures stay cached)
+        border = np.array(_IVORIES[rng.integers(len(_IVORIES))], float)
+    side = border * np.array([0.93, 0.96, 0.98])
+    return TileBody(W=W, H=H, D=D, radius=W * rng.uniform(0.08, 0.16), back_frac=rng.uniform(0.3, 0.55),
+                    top_bgr=np.clip(border, 0, 255), side_bgr=np.clip(side, 0, 255), back_bgr=back_bgr,
+                    margin=margin)
+
+
+class TileRenderer:
+    """Draws placed tiles of one body and style into a photo, painter's order, with an id buffer."""
+
+    def __init__(self, cam: Camera, body: TileBody, style: Any, light: Light, cache: TextureCache):
+        self.cam, self.body, self.style, self.light, self.cache = cam, body, style, light, cache
+        b = body
+        self.ring = outline(b.W, b.H, b.radius)
+        n = len(self.ring)
+        d = np.roll(self.ring, -1, axis=0) - self.ring
+        nrm = np.c_[d[:, 1], -d[:, 0]]
+        self.side_normals = np.c_[nrm / np.linalg.norm(nrm, axis=1, keepdims=True), np.zeros(n)]
+        self.levels_z = np.array([0.0, b.back_frac * b.D, b.D])
+
+    def world_points(self, tile: Placed) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(levels, n, 3) world points of the body's rings, the rotation and the translation."""
+        R, t = rotation(tile), translation(tile, self.body)
+        n = len(self.ring)
+        local = np.empty((3, n, 3))
+        local[..., :2] = self.ring
+        local[..., 2] = self.levels_z[:, None]
+        return local @ R.T + t, R, t
+
+    def draw(self, canvas: np.ndarray, idbuf: np.ndarray, tile: Placed, tid: int) -> Drawn:
+        cam, body = self.cam, self.body
+        world, R, t = self.world_points(tile)
+        img_pts = cam.project(world)  # (3, n, 2)
+        n_face = R[:, 2]
+        face_center = R @ np.array([0, 0, body.D]) + t
+        shows_face = float(n_face @ (cam.C - face_center)) > 0
+        cap_level = 2 if shows_face else 0
+        cap = img_pts[cap_level]
+        area = _area(cap)
+        depth = float(cam.depth(t[None])[0])
+        drawn = Drawn(tid, cap, area, shows_face, depth)
+
+        hgt, wid = canvas.shape[:2]
+        flat = img_pts.reshape(-1, 2)
+        x0, y0 = np.floor(flat.min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(flat.max(axis=0)).astype(int) + 2
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, wid), min(y1, hgt)
+        if x1 <= x0 or y1 <= y0:
+            return drawn
+        off = (x0, y0)
+        region = canvas[y0:y1, x0:x1]
+        layer = region.copy()
+
+        # side facets: both slabs, only those facing the camera (they never overlap on a convex body)
+        normals = self.side_normals @ R.T
+        mids = (world[0] + np.roll(world[0], -1, axis=0)) / 2
+        facing = np.einsum("ij,ij->i", normals, cam.C - mids) > 0
+        shade = self.light.shade(normals)
+        for i in np.nonzero(facing)[0]:
+            j = (i + 1) % len(self.ring)
+            for lo, colour in ((0, body.back_bgr), (1, body.side_bgr)):
+                quad = np.array([img_pts[lo, i], img_pts[lo, j], img_pts[lo + 1, j], img_pts[lo + 1, i]])
+                cv2.fillConvexPoly(layer, to_cv(quad, off), (colour * min(shade[i], 1.15)).tolist(),
+                                   cv2.LINE_8, SHIFT)
+
+        # the cap: the face with its art, or the back
+        cap_normal = n_face if shows_face else -n_face
+        cap_shade = float(self.light.shade(cap_normal[None])[0])
+        code = tile.code if shows_face else "back"
+        if code == "back" and self.style.back is None:
+            cv2.fillConvexPoly(layer, to_cv(cap, off), (body.back_bgr * cap_shade).tolist(), cv2.LINE_AA, SHIFT)
+        else:
+            self._warp_cap(layer, tile, code, R, t, cap, cap_shade, off)
+
+        # the silhouette, antialiased, onto the photo
+        hull = cv2.convexHull(flat.astype(np.float32))[:, 0, :]
+        mask = np.zeros(layer.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, to_cv(hull, off), 255, cv2.LINE_AA, SHIFT)
+        _blend(region, layer, mask)
+        ids = idbuf[y0:y1, x0:x1]
+        cv2.fillConvexPoly(ids, to_cv(hull, off), -1, cv2.LINE_8, SHIFT)
+        cv2.fillConvexPoly(ids, to_cv(cap, off), tid, cv2.LINE_8, SHIFT)
+        return drawn
+
+    def _warp_cap(self, layer, tile, code, R, t, cap, shade, off) -> None:
+        body, cam = self.body, self.cam
+        levels = self.cache.levels(self.style, code, body, body.margin)
+        # the mip level just larger than the face appears
+        size_px = max(np.ptp(cap[:, 0]), np.ptp(cap[:, 1]))
+        level = 0
+        while level + 1 < len(levels) and max(levels[level + 1].shape[:2]) >= size_px:
+            level += 1
+        tex = levels[level]
+        ht, wt = tex.shape[:2]
+        if code == "back":  # the back, seen from outside: local z = 0, mirrored in x
+            origin = R @ np.array([body.W / 2, body.H / 2, 0.0]) + t
+            ex = R @ np.array([-body.W / wt, 0, 0])
+        else:
+            origin = R @ np.array([-body.W / 2, body.H / 2, body.D]) + t
+            ex = R @ np.array([body.W / wt, 0, 0])
+        ey = R @ np.array([0, -body.H / ht, 0])
+        H = cv_homography(cam.plane_homography(origin, ex, ey), off)
+        h, w = layer.shape[:2]
+        warped = cv2.warpPerspective(tex, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                     borderValue=(0, 0, 0, 0))
+        a = warped[..., 3:4].astype(np.float32) * (1 / 255)
+        base = layer.astype(np.float32)
+        layer[:] = np.clip(base + (warped[..., :3].astype(np.float32) * shade - base) * a, 0, 255).astype(np.uint8)
+
+
+def _blend(region: np.ndarray, layer: np.ndarray, mask: np.ndarray) -> None:
+    m = mask[..., None].astype(np.float32) * (1 / 255)
+    base = region.astype(np.float32)
+    region[:] = (base + (layer.astype(np.float32) - base) * m + 0.5).astype(np.uint8)
+
+
+def _area(poly: np.ndarray) -> float:
+    x, y = poly[:, 0], poly[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+def shadow_hull(renderer: TileRenderer, tile: Placed, light_dir: np.ndarray, floor_z: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The tile's shadow on the table (world, projected along the light) and its footprint, both as
+    image polygons."""
+    world, _, _ = renderer.world_points(tile)
+    pts = world.reshape(-1, 3)
+    lz = max(light_dir[2], 0.15)
+    sh = pts - light_dir[None] * ((pts[:, 2] - floor_z) / lz)[:, None]
+    cam = renderer.cam
+    shadow = cam.project(sh)
+    bottom = pts[pts[:, 2] <= pts[:, 2].min() + 0.5]
+    foot = cam.project(np.c_[bottom[:, :2], np.full(len(bottom), floor_z)])
+    return cv2.convexHull(shadow.astype(np.float32))[:, 0, :], cv2.convexHull(foot.astype(np.float32))[:, 0, :]

@@ -6,6 +6,8 @@
     mjscan settle [--rules RULES] [--json] TABLE.json   # every hand at a table, and who pays whom
     mjscan waits [--rules RULES] [--json] --notation "123m 456m 789m 23p 55s"   # the tiles it waits on
     mjscan rules [--json]                                # the rule sets and the context keys they read
+    mjscan synth --count N --out DIR [--seed S] [--size PX] ...   # render labelled synthetic photos
+    mjscan synth prepare-art --out DIR                   # build the tile-art bundle the renderer uses
 
 Exit status: 0 for a valid hand; 2 for bad input (a missing file, malformed JSON, an impossible hand,
 a hand that is not a win or is under the rule set's minimum) or an unknown rule set; 1 if the scorer
@@ -98,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="List the rule sets and the context keys each one reads.")
     rules.add_argument("--json", action="store_true", help="print the list as JSON")
     rules.set_defaults(run=cmd_rules)
+    _add_synth(commands)
     return parser
 
 
@@ -408,6 +411,137 @@ def cmd_rules(args: argparse.Namespace) -> int:
             out.append(f"  {key.key:<{width}}  {kind}, default {default}: {key.description}")
         out.append("")
     sys.stdout.write("\n".join(out))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan synth
+
+
+def _add_synth(commands: Any) -> None:
+    synth = commands.add_parser(
+        "synth", help="render synthetic hand photos with exact labels (YOLO + sidecars)",
+        description="Render photos of random valid hands laid out on tables, with YOLO labels in the 43-class "
+                    "order, a JSON sidecar per photo (the hand, every tile's box, pose and group) and data.yaml. "
+                    "Photo i depends only on (seed, i), whatever the number of workers.",
+        epilog="Output: DIR/images/*.jpg, DIR/labels/*.txt, DIR/sidecars/*.json, DIR/data.yaml. "
+               "See docs/renderer.md.")
+    synth.add_argument("--count", type=int, metavar="N", help="how many photos to render")
+    synth.add_argument("--out", metavar="DIR", help="output folder (created)")
+    synth.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    synth.add_argument("--start", type=int, default=0, metavar="I",
+                       help="index of the first photo (default 0): sets rendered in parts join up")
+    synth.add_argument("--size", default="1280", metavar="PX",
+                       help="the photos' long side in pixels, or a range MIN-MAX sampled per photo "
+                            "(default 1280; the issue's full range is 640-4000)")
+    synth.add_argument("--styles", nargs="+", metavar="NAME",
+                       help="art styles to use, by name (default: every training style)")
+    synth.add_argument("--held-out", action="store_true",
+                       help="use the bundle's held-out style only (for the synthetic test set)")
+    synth.add_argument("--workers", type=int, default=None, metavar="K",
+                       help="parallel worker processes (default: the number of cores)")
+    synth.add_argument("--preview", metavar="SHEET.png",
+                       help="also write a contact sheet of the first 16 photos with their labels drawn")
+    synth.add_argument("--art", metavar="DIR", help="the tile-art bundle (default: ./art, else the repository's art/)")
+    synth.add_argument("--procedural-art", action="store_true",
+                       help="use faces drawn in code instead of the art bundle (tests and benchmarks only)")
+    synth.add_argument("--kinds", nargs="+", metavar="KIND",
+                       help="scene kinds to draw from: guide crooked two_rows grid table scattered (default: all)")
+    synth.add_argument("--quiet", action="store_true", help="no progress bar")
+    synth.set_defaults(run=cmd_synth)
+    sub = synth.add_subparsers(dest="synth_command", metavar="prepare-art")
+    prep = sub.add_parser("prepare-art", help="build the tile-art bundle (datasets.art.prepare)",
+                          description="Build the tile-art bundle that 'mjscan synth' renders with.")
+    prep.add_argument("--out", required=True, metavar="DIR", help="where to write the bundle (e.g. art)")
+    prep.add_argument("--quiet", action="store_true", help="no progress output")
+    prep.set_defaults(run=cmd_prepare_art)
+
+
+def _default_art_dir() -> str | None:
+    here = os.path.join(os.getcwd(), "art")
+    repo = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "art")
+    for path in (here, repo):
+        if os.path.isdir(path):
+            return path
+    return None
+
+
+def _parse_size(text: str) -> int | tuple[int, int]:
+    try:
+        if "-" in text:
+            lo, hi = (int(v) for v in text.split("-", 1))
+        else:
+            lo = hi = int(text)
+    except ValueError:
+        raise InputError("bad_size", f"--size must be a number of pixels or a range like 640-4000, not '{text}'.") \
+            from None
+    if not 64 <= lo <= hi <= 10000:
+        raise InputError("bad_size", f"--size must lie between 64 and 10000 pixels (MIN <= MAX), not '{text}'.")
+    return lo if lo == hi else (lo, hi)
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    if args.count is None or args.out is None:
+        _err("synth needs --count N and --out DIR (or the subcommand 'prepare-art --out DIR').")
+        return EXIT_INVALID
+    if args.count < 0 or (args.workers is not None and args.workers < 1):
+        _err("--count must be at least 0 and --workers at least 1.")
+        return EXIT_INVALID
+    try:
+        size = _parse_size(args.size)
+    except InputError as error:
+        _err(error.message)
+        return EXIT_INVALID
+    from datasets.render import RenderOptions, contact_sheet, procedural_bundle, render_set, select_styles
+    from datasets.render.layout import SCENE_KINDS
+
+    if args.kinds and set(args.kinds) - set(SCENE_KINDS):
+        _err(f"Unknown scene kind(s) {', '.join(sorted(set(args.kinds) - set(SCENE_KINDS)))}; "
+             f"choose from {', '.join(SCENE_KINDS)}.")
+        return EXIT_INVALID
+    if args.procedural_art:
+        bundle = procedural_bundle()
+    else:
+        art = args.art or _default_art_dir()
+        if art is None or not os.path.isdir(art):
+            where = f"'{art}'" if art else "./art or the repository's art/"
+            _err(f"No tile art at {where}. Build it first with: mjscan synth prepare-art --out art "
+                 "(or pass --art DIR).")
+            return EXIT_INVALID
+        try:
+            from datasets.art.bundle import load_bundle
+        except ImportError:
+            _err("The tile-art loader (datasets.art.bundle) is not part of this installation yet; "
+                 "use --procedural-art to render with stand-in faces.")
+            return EXIT_INVALID
+        try:
+            bundle = load_bundle(art)
+        except Exception as error:  # a broken or partial bundle: say so, no traceback
+            _err(f"Could not load the tile art in '{art}': {error}. Rebuild it with: mjscan synth prepare-art "
+                 f"--out {art}")
+            return EXIT_INVALID
+    try:
+        styles = select_styles(bundle, args.styles, args.held_out)
+    except ValueError as error:
+        _err(str(error))
+        return EXIT_INVALID
+    options = RenderOptions(size=size, kinds=tuple(args.kinds) if args.kinds else None)
+    summary = render_set(args.out, args.count, args.seed, styles, options, workers=args.workers, start=args.start,
+                         progress=not args.quiet)
+    if args.preview:
+        contact_sheet(args.out, args.preview)
+    sys.stderr.write(f"mjscan: {summary['photos']} photos, {summary['labels']} labelled tiles in {args.out} "
+                     f"({summary['photos_per_second']} photos/s; styles: {', '.join(s.name for s in styles)})\n")
+    return EXIT_OK
+
+
+def cmd_prepare_art(args: argparse.Namespace) -> int:
+    try:
+        from datasets.art.prepare import prepare_art
+    except ImportError:
+        _err("The tile-art preparation (datasets.art.prepare) is not part of this installation yet.")
+        return EXIT_INVALID
+    prepare_art(args.out, progress=not args.quiet)
     return EXIT_OK
 
 

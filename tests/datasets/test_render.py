@@ -1,0 +1,254 @@
+"""The synthetic photo renderer: exact boxes, every class, melds as laid out, determinism, valid hands.
+
+Every test uses a small art bundle drawn in code (datasets.render.procedural_art), never the real art.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.labels import CLASS_NAMES, class_id, read_yolo
+from datasets.render import RenderOptions, procedural_bundle, render_photo, render_set, select_styles
+from datasets.render.camera import look_at
+from datasets.render.hands import random_hand
+from datasets.render.layout import meld_items
+from datasets.render.procedural_art import ProceduralStyle
+from datasets.render.scene import label_tiles, render_tiles
+from datasets.render.tiles import LYING, STANDING, Light, Placed, TextureCache, TileBody, TileRenderer
+from scorer import score
+from scorer.codec import hand_from_dict
+from scorer.melds import Direction, Meld
+from scorer.tiles import ALL_TILES, Tile
+
+MAGENTA = (255, 0, 255)  # RGB
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    return procedural_bundle(face_size=(64, 48))
+
+
+@pytest.fixture(scope="module")
+def styles(bundle):
+    return select_styles(bundle)
+
+
+# --- geometry: the box hugs the face -----------------------------------------------------------------
+
+
+def _magenta_style() -> ProceduralStyle:
+    face = np.zeros((64, 48, 4), np.uint8)
+    face[..., :3] = MAGENTA
+    face[..., 3] = 255
+    faces = {t.code: face for t in ALL_TILES}
+    return ProceduralStyle(name="magenta", faces=faces, back=face.copy())
+
+
+def _body() -> TileBody:
+    return TileBody(W=28.0, H=28.0 * 64 / 48, D=20.0, radius=3.0, back_frac=0.4,
+                    top_bgr=np.array([230.0, 235, 240]), side_bgr=np.array([200.0, 215, 225]),
+                    back_bgr=np.array([40.0, 150, 40]))
+
+
+@pytest.mark.parametrize("tilt, azimuth, roll, tile", [
+    (0, 0, 0, Placed("3m", 0, 0)),
+    (30, 10, 25, Placed("3m", 10, -5, angle=17)),
+    (45, -20, 200, Placed("7z", -20, 15, angle=90, sideways=True)),
+    (40, 0, 90, Placed("5p", 0, 0, face_down=True, angle=-30)),
+    (55, 5, 10, Placed("2s", 0, 0, pose=STANDING, angle=8)),
+    (20, 60, 300, Placed("1f", 5, 0, z=20.0, stacked=True)),
+])
+def test_box_matches_the_face_pixels(tilt, azimuth, roll, tile):
+    """One tile on a plain background: its label box is the bounding box of its face's pixels (within
+    a pixel and a half: the outline's antialiased edge)."""
+    cam = look_at(np.zeros(3), 300, tilt, azimuth, roll, 640, 480, 520)
+    renderer = TileRenderer(cam, _body(), _magenta_style(), Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4), TextureCache())
+    canvas = np.full((480, 640, 3), 90, np.uint8)
+    idbuf, records = render_tiles(canvas, renderer, [tile])
+    label_tiles(records, idbuf, 0.4)
+    rec = records[0]
+    assert rec.labelled and rec.visible > 0.95
+    assert rec.class_code == ("back" if tile.face_down else tile.code)
+    b, g, r = (canvas[..., i].astype(int) for i in range(3))
+    face = (r > 120) & (b > 120) & (g < 0.45 * np.minimum(r, b))  # the magenta face (lit or shaded)
+    ys, xs = np.nonzero(face)
+    pixel_box = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+    assert rec.box == pytest.approx(pixel_box, abs=1.5)
+    # and the box is the bounds of the exactly projected outline
+    assert rec.box == pytest.approx((*rec.drawn.polygon.min(axis=0), *rec.drawn.polygon.max(axis=0)), abs=1e-6)
+
+
+def test_a_covered_tile_has_a_smaller_box_and_a_partly_visible_one_is_dropped():
+    cam = look_at(np.zeros(3), 300, 0, 0, 0, 640, 480, 520)
+    body = _body()
+    renderer = TileRenderer(cam, body, _magenta_style(), Light(np.array([0.0, 0.0, 1.0])), TextureCache())
+    canvas = np.full((480, 640, 3), 90, np.uint8)
+    below = Placed("1m", 0, 0)
+    half = Placed("2m", body.W * 0.5, 0, z=body.D, stacked=True)  # covers the right half of the first
+    idbuf, records = render_tiles(canvas, renderer, [below, half])
+    label_tiles(records, idbuf, 0.6)
+    rec0, rec1 = records
+    assert 0.35 < rec0.visible < 0.65 and not rec0.labelled  # under the 0.6 threshold
+    assert rec1.labelled
+    full_width = rec0.drawn.polygon[:, 0].max() - rec0.drawn.polygon[:, 0].min()
+    assert rec0.box[2] - rec0.box[0] < 0.65 * full_width
+    assert rec0.box[2] == pytest.approx(rec1.box[0], abs=2)
+
+
+def test_plane_homography_agrees_with_projection():
+    cam = look_at(np.array([10.0, 20, 0]), 400, 37, 15, 123, 800, 600, 700)
+    origin, ex, ey = np.array([5.0, -3, 12]), np.array([0.7, 0.2, 0]), np.array([-0.1, 0.3, 0.5])
+    H = cam.plane_homography(origin, ex, ey)
+    for u, v in ((0, 0), (10, 3), (-7, 22)):
+        p = H @ np.array([u, v, 1.0])
+        assert p[:2] / p[2] == pytest.approx(cam.project((origin + u * ex + v * ey)[None])[0], abs=1e-6)
+
+
+# --- what the photos contain -------------------------------------------------------------------------
+
+
+def test_every_class_appears_over_a_few_hundred_small_photos(styles):
+    seen = Counter()
+    for i in range(240):
+        photo = render_photo(styles, 5, i, RenderOptions(size=256))
+        for line in photo.labels:
+            seen[int(line.split()[0])] += 1
+    missing = [CLASS_NAMES[c] for c in range(43) if seen[c] == 0]
+    assert not missing, missing
+
+
+def test_meld_presentation_follows_the_layout_guide():
+    rng = np.random.default_rng(0)
+    t = Tile.parse
+    items, _ = meld_items(rng, Meld.chow(t("3s"), claimed_tile=t("4s")), 0)
+    assert [(i.code, i.sideways) for i in items] == [("4s", True), ("3s", False), ("5s", False)]
+    for direction, place in ((Direction.LEFT, 0), (Direction.RIGHT, 2)):
+        items, _ = meld_items(rng, Meld.pung(t("7z"), claimed=direction), 1)
+        assert [i.sideways for i in items] == [k == place for k in range(3)]
+    items, _ = meld_items(rng, Meld.pung(t("7z"), claimed=Direction.ACROSS), 1)
+    assert [i.sideways for i in items] == [False, True, False]
+    styles = Counter()
+    for _ in range(60):
+        items, style = meld_items(rng, Meld.kong(t("1p"), concealed=True), 2)
+        styles[style] += 1
+        down = [i.face_down for i in items]
+        assert down in ([True, False, False, True], [False, True, True, False], [True] * 4)
+        items, style = meld_items(rng, Meld.kong(t("2p"), claimed=Direction.RIGHT), 3)
+        assert len(items) == 4 and sum(i.sideways for i in items) == (2 if style == "kong_on_top" else 1)
+        if style == "kong_on_top":
+            assert items[-1].on_top and items[-2].sideways
+        else:
+            assert items[-1].sideways
+        styles[style] += 1
+    assert {"concealed_kong_ends", "concealed_kong_middles", "concealed_kong_all", "kong", "kong_on_top"} <= set(styles)
+
+
+def test_meld_scenes_show_sideways_and_face_down_tiles(styles):
+    sideways = face_down = 0
+    for i in range(60):
+        photo = render_photo(styles, 9, i, RenderOptions(size=320, kinds=("guide",)))
+        for tile in photo.sidecar["tiles"]:
+            if tile["group"]["kind"] == "meld" and tile["labelled"]:
+                sideways += tile["sideways"]
+                if tile["face_down"]:
+                    face_down += 1
+                    assert tile["class"] == "back"
+    assert sideways > 10 and face_down > 2
+
+
+def test_the_sidecar_hand_is_valid_and_matches_its_tiles(styles):
+    for i in range(30):
+        sidecar = render_photo(styles, 21, i, RenderOptions(size=320)).sidecar
+        hand = hand_from_dict(sidecar["hand"])
+        result = score(hand, "mcr")
+        assert result.error is None or result.error.code == "below_minimum", result.error
+        tiles = sidecar["tiles"]
+        in_hand = Counter(t["tile"] for t in tiles if t["group"]["kind"] != "other")
+        assert in_hand == Counter([x.code for x in hand.all_tiles()] + [f.code for f in hand.flowers])
+        winning = [t for t in tiles if t["group"]["kind"] == "winning"]
+        assert len(winning) == 1 and winning[0]["tile"] == hand.winning_tile.code
+        for k, meld in enumerate(hand.melds):
+            group = [t for t in tiles if t["group"] == {"kind": "meld", "meld": k, "index": t["group"]["index"]}]
+            assert sorted(t["tile"] for t in group) == sorted(x.code for x in meld.tiles)
+            if meld.concealed:
+                assert any(t["face_down"] for t in group)
+            elif sidecar["scene"]["kind"] != "grid":  # a grid lays every tile upright
+                assert any(t["sideways"] for t in group)
+        assert sorted(i for g in sidecar["groups"] for i in g["tiles"]) == list(range(len(tiles)))
+        for t in tiles:
+            if t["labelled"]:
+                x1, y1, x2, y2 = t["box"]
+                assert 0 <= x1 < x2 <= sidecar["image"]["width"] and 0 <= y1 < y2 <= sidecar["image"]["height"]
+                assert t["class"] == ("back" if t["face_down"] else t["tile"])
+
+
+def test_random_hands_are_valid_winning_hands():
+    rng = np.random.default_rng(3)
+    kinds = Counter()
+    for _ in range(400):
+        hand = random_hand(rng)
+        result = score(hand, "mcr")
+        assert result.error is None or result.error.code == "below_minimum"
+        kinds[len(hand.melds)] += 1
+        kinds["concealed_kong"] += sum(m.concealed for m in hand.melds)
+        kinds["flowers"] += bool(hand.flowers)
+    assert all(kinds[n] for n in range(5)) and kinds["concealed_kong"] and kinds["flowers"]
+
+
+# --- the data set on disk ----------------------------------------------------------------------------
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name not in ("data.yaml",)}
+
+
+def test_the_same_seed_gives_the_same_files_whatever_the_workers(styles, tmp_path):
+    one = render_set(tmp_path / "one", 6, 42, styles, RenderOptions(size=320), workers=1, progress=False)
+    two = render_set(tmp_path / "two", 6, 42, styles, RenderOptions(size=320), workers=2, progress=False)
+    assert one["photos"] == two["photos"] == 6 and one["labels"] == two["labels"] > 0
+    a, b = _digest(tmp_path / "one"), _digest(tmp_path / "two")
+    assert a == b and len([k for k in a if k.startswith("images/")]) == 6
+    other = render_set(tmp_path / "three", 2, 43, styles, RenderOptions(size=320), workers=1, progress=False)
+    assert other["photos"] == 2
+    assert (tmp_path / "three" / "images" / "000000.jpg").read_bytes() != (tmp_path / "one" / "images" / "000000.jpg").read_bytes()
+
+
+def test_labels_files_agree_with_the_sidecars(styles, tmp_path):
+    render_set(tmp_path, 4, 7, styles, RenderOptions(size=(300, 500)), workers=1, progress=False)
+    yaml = (tmp_path / "data.yaml").read_text()
+    assert "nc: 43" in yaml and "  42: 'back'" in yaml and "  0: '1m'" in yaml
+    for side in sorted((tmp_path / "sidecars").glob("*.json")):
+        sidecar = json.loads(side.read_text())
+        w, h = sidecar["image"]["width"], sidecar["image"]["height"]
+        image = cv2.imread(str(tmp_path / "images" / f"{side.stem}.jpg"))
+        assert image.shape[:2] == (h, w) and 300 <= max(w, h) <= 500
+        labels = read_yolo(tmp_path / "labels" / f"{side.stem}.txt", w, h)
+        expected = [(class_id(t["class"]), t["box"]) for t in sidecar["tiles"] if t["labelled"]]
+        assert [c for c, _ in labels] == [c for c, _ in expected]
+        for (_, got), (_, want) in zip(labels, expected):
+            assert got == pytest.approx(want, abs=0.01)
+
+
+def test_mjscan_synth_command(cli, tmp_path):
+    out = tmp_path / "set"
+    run = cli("synth", "--count", "3", "--out", str(out), "--seed", "1", "--size", "320", "--workers", "1",
+              "--procedural-art", "--quiet", "--preview", str(tmp_path / "sheet.png"))
+    assert run.status == 0, run.err
+    assert len(list((out / "images").glob("*.jpg"))) == 3 and (out / "data.yaml").is_file()
+    assert cv2.imread(str(tmp_path / "sheet.png")) is not None
+    run = cli("synth", "--count", "1", "--out", str(out), "--art", str(tmp_path / "nowhere"))
+    assert run.status == 2 and "prepare-art" in run.err and "Traceback" not in run.err
+    run = cli("synth", "--count", "1", "--out", str(out), "--procedural-art", "--styles", "nope")
+    assert run.status == 2 and "procedural-0" in run.err
+    run = cli("synth", "--count", "1", "--out", str(out), "--size", "big")
+    assert run.status == 2 and "--size" in run.err
+    run = cli("synth", "--out", str(out))
+    assert run.status == 2 and "--count" in run.err

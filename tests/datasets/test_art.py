@@ -1,0 +1,386 @@
+"""The tile art bundle: its loader and checks, the tileset cutters' mappings, the face painter, prepare_art.
+
+Everything here runs without the Debian packages the real bundle is made from, except the one
+integration test, which is skipped (saying so) where they are missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from datasets.art.bundle import CODES, StyleToWrite, contact_sheet, fit_face, load_bundle, write_bundle
+from scorer.tiles import ALL_TILES
+
+SIZE = (12, 16)
+
+
+def _faces(seed: int, size=SIZE) -> dict[str, np.ndarray]:
+    """42 distinct little faces: a coloured block whose position and colour encode the code."""
+    width, height = size
+    faces = {}
+    for index, code in enumerate(CODES):
+        face = np.zeros((height, width, 4), np.uint8)
+        face[index % height, :, :] = (seed * 40 % 256, index * 6, 255 - index * 5, 255)
+        face[:, (index + seed) % width, 3] = 200
+        faces[code] = face
+    return faces
+
+
+def _write_tiny(root: Path, *, back: bool = True) -> Path:
+    styles = [StyleToWrite("alpha", "procedural:1", "test art", _faces(1), _faces(9)["1m"] if back else None),
+              StyleToWrite("beta", "procedural:2", "test art", _faces(2), None)]
+    return write_bundle(root, styles, held_out="beta", face_size=SIZE)
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Path:
+    return _write_tiny(tmp_path / "art")
+
+
+def _edit_manifest(root: Path, change) -> None:
+    path = root / "manifest.json"
+    manifest = json.loads(path.read_text())
+    change(manifest)
+    path.write_text(json.dumps(manifest))
+
+
+# ------------------------------------------------------------------------------------------- loader
+
+def test_codes_follow_the_detector_class_order():
+    assert CODES == tuple(tile.code for tile in ALL_TILES)
+    assert len(CODES) == 42 and CODES[27] == "1z" and CODES[34] == "1f"
+
+
+def test_load_a_tiny_bundle(tiny):
+    art = load_bundle(tiny)
+    assert art.face_size == SIZE
+    assert art.names == ("alpha", "beta")
+    assert [s.name for s in art.training_styles()] == ["alpha"]
+    held = art.held_out_style()
+    assert held.name == "beta" and held.held_out and held.back is None
+    alpha = art.style("alpha")
+    assert not alpha.held_out and alpha.source == "procedural:1" and alpha.license == "test art"
+    assert set(alpha.faces) == set(CODES)
+    for code in CODES:
+        face = alpha.face(code)
+        assert face.dtype == np.uint8 and face.shape == (SIZE[1], SIZE[0], 4)
+        assert np.array_equal(face, _faces(1)[code])  # exact: PNG is lossless, sizes already match
+    assert alpha.back is not None and alpha.back.shape == (16, 12, 4)
+    with pytest.raises(ValueError):
+        alpha.faces["1m"][0, 0, 0] = 1  # read-only arrays
+    with pytest.raises(TypeError):
+        alpha.faces["1m"] = alpha.faces["2m"]  # read-only mapping
+    with pytest.raises(KeyError, match="no face for tile code 'back'"):
+        alpha.face("back")
+    with pytest.raises(KeyError, match="alpha, beta"):
+        art.style("gamma")
+
+
+def test_manifest_matches_the_documented_format(tiny):
+    manifest = json.loads((tiny / "manifest.json").read_text())
+    assert manifest["version"] == 1 and manifest["face_size"] == [12, 16] and manifest["held_out"] == "beta"
+    alpha = manifest["styles"][0]
+    assert set(alpha) == {"name", "source", "license", "faces", "back"}
+    assert alpha["faces"]["7z"] == "alpha/7z.png" and alpha["back"] == "alpha/back.png"
+    assert manifest["styles"][1]["back"] is None
+
+
+def test_rewriting_drops_a_stale_back(tmp_path):
+    root = _write_tiny(tmp_path / "art")
+    assert (root / "alpha" / "back.png").exists()
+    _write_tiny(root, back=False)
+    assert not (root / "alpha" / "back.png").exists()
+    assert load_bundle(root).style("alpha").back is None
+
+
+def _break(root: Path, how: str) -> None:
+    if how == "no manifest":
+        (root / "manifest.json").unlink()
+    elif how == "not json":
+        (root / "manifest.json").write_text("{nope")
+    elif how == "version":
+        _edit_manifest(root, lambda m: m.update(version=2))
+    elif how == "face size":
+        _edit_manifest(root, lambda m: m.update(face_size=[12]))
+    elif how == "no styles":
+        _edit_manifest(root, lambda m: m.update(styles=[]))
+    elif how == "missing code":
+        _edit_manifest(root, lambda m: m["styles"][0]["faces"].pop("7f"))
+    elif how == "unknown code":
+        _edit_manifest(root, lambda m: m["styles"][0]["faces"].update({"0x": "alpha/1m.png"}))
+    elif how == "missing file":
+        (root / "alpha" / "3p.png").unlink()
+    elif how == "wrong size":
+        Image.new("RGBA", (13, 16)).save(root / "beta" / "9s.png")
+    elif how == "not an image":
+        (root / "beta" / "2z.png").write_bytes(b"not a png")
+    elif how == "held out unknown":
+        _edit_manifest(root, lambda m: m.update(held_out="gamma"))
+    elif how == "duplicate name":
+        _edit_manifest(root, lambda m: m["styles"][1].update(name="alpha"))
+    elif how == "bad name":
+        _edit_manifest(root, lambda m: m["styles"][1].update(name="Beta Style"))
+    elif how == "bad source":
+        _edit_manifest(root, lambda m: m["styles"][0].update(source="somewhere"))
+    elif how == "no license":
+        _edit_manifest(root, lambda m: m["styles"][0].update(license=""))
+    elif how == "escaping path":
+        _edit_manifest(root, lambda m: m["styles"][0]["faces"].update({"1m": "../elsewhere.png"}))
+    elif how == "only held out":
+        _edit_manifest(root, lambda m: (m.update(styles=m["styles"][1:])))
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how, words", [
+    ("no manifest", "has no manifest.json"),
+    ("not json", "not readable JSON"),
+    ("version", "has version 2"),
+    ("face size", "face_size"),
+    ("no styles", "lists no styles"),
+    ("missing code", "lacks the faces of 1 tile codes: 7f"),
+    ("unknown code", "unknown tile codes: 0x"),
+    ("missing file", "lacks the file alpha/3p.png"),
+    ("wrong size", "is 13x16 pixels; every face must be 12x16"),
+    ("not an image", "beta/2z.png (the face 2z of style 'beta') is not a readable image"),
+    ("held out unknown", "must name its held-out style"),
+    ("duplicate name", "lists the style 'alpha' twice"),
+    ("bad name", "has no valid name"),
+    ("bad source", "needs a source like"),
+    ("no license", "does not say its license"),
+    ("escaping path", "leaves the bundle folder"),
+    ("only held out", "needs at least one training style"),
+])
+def test_a_broken_bundle_is_refused_with_a_sentence(tiny, how, words):
+    _break(tiny, how)
+    with pytest.raises(ValueError) as caught:
+        load_bundle(tiny)
+    message = str(caught.value)
+    assert words in message
+    assert message[0].isupper() and message.endswith("."), message
+    assert "Traceback" not in message
+
+
+def test_a_missing_folder_says_how_to_make_one(tmp_path):
+    with pytest.raises(ValueError, match="does not exist: run `mjscan synth prepare-art --out"):
+        load_bundle(tmp_path / "nowhere")
+
+
+def test_write_bundle_refuses_an_incomplete_style(tmp_path):
+    faces = _faces(1)
+    del faces["8f"]
+    with pytest.raises(ValueError, match="lacks faces for 8f"):
+        write_bundle(tmp_path, [StyleToWrite("a", "procedural:1", "x", faces)], held_out="a", face_size=SIZE)
+
+
+def test_fit_face_resizes_without_dark_fringes():
+    face = np.zeros((64, 48, 4), np.uint8)
+    face[16:48, 12:36] = (200, 30, 40, 255)  # a red block on transparency
+    small = fit_face(face, (12, 16))
+    assert small.shape == (16, 12, 4)
+    edge = small[(small[..., 3] > 10) & (small[..., 3] < 245)]
+    assert len(edge) > 0
+    assert np.all(np.abs(edge[:, :3].astype(int) - (200, 30, 40)) <= 12)  # colour kept where half transparent
+    with pytest.raises(ValueError, match="RGBA"):
+        fit_face(np.zeros((4, 4, 3), np.uint8), (2, 2))
+
+
+def test_contact_sheet(tiny, tmp_path):
+    out = contact_sheet(load_bundle(tiny), tmp_path / "sheet.png", label_width=40)
+    with Image.open(out) as image:
+        assert image.size[0] == 40 + 43 * (12 + 4) + 4
+
+
+# ------------------------------------------------------------------------------- tileset mappings
+
+def test_kde_mapping_covers_every_code_once():
+    from datasets.art.kde import KDE_THEMES, RAW_IDS, kde_ids
+
+    for theme in KDE_THEMES:
+        ids = kde_ids(theme)
+        assert set(ids) == set(CODES)
+        assert sorted(ids.values()) == sorted(RAW_IDS)
+    assert kde_ids("default")["1p"] == "ROD_1" and kde_ids("default")["1s"] == "BAMBOO_1"
+    assert [kde_ids("default")[c] for c in ("1z", "2z", "3z", "4z")] == ["WIND_3", "WIND_2", "WIND_4", "WIND_1"]
+    assert (kde_ids("classic")["1f"], kde_ids("classic")["2f"]) == ("FLOWER_2", "FLOWER_1")
+    assert (kde_ids("traditional")["1f"], kde_ids("traditional")["2f"]) == ("FLOWER_1", "FLOWER_2")
+
+
+def test_gnome_mapping_covers_every_code():
+    from datasets.art.gnome import BLANK, gnome_columns
+
+    smooth = gnome_columns("smooth")
+    assert set(smooth) == set(CODES) and len(set(smooth.values())) == 42 and BLANK not in smooth.values()
+    assert (smooth["1f"], smooth["2f"], smooth["5z"]) == (35, 33, 37)
+    postmodern = gnome_columns("postmodern")
+    assert set(postmodern) == set(CODES) and postmodern["5z"] == BLANK and 37 not in postmodern.values()
+    with pytest.raises(ValueError):
+        gnome_columns("edu_kang_xi")
+
+
+def test_gnome_key_out_makes_the_surface_transparent():
+    from datasets.art.gnome import key_out
+
+    blank = np.full((4, 4, 4), (208, 208, 190, 255), np.uint8)
+    face = blank.copy()
+    face[1, 1, :3] = (30, 30, 120)
+    layer = key_out(face, blank)
+    assert layer[0, 0, 3] == 0 and layer[1, 1, 3] == 255
+    assert tuple(layer[1, 1, :3]) == (30, 30, 120)
+
+
+def test_svg_face_rectangles(tmp_path):
+    from datasets.art.kde import SvgTileset
+    from datasets.art.svgutil import compose, parse_transform
+    import xml.etree.ElementTree as ET
+
+    assert parse_transform("translate(10,5) scale(2)") == (2.0, 0.0, 0.0, 2.0, 10.0, 5.0)
+    assert compose(parse_transform("scale(2)"), parse_transform("translate(1,1)"))[4:] == (2.0, 2.0)
+    svg = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="200" height="100">
+      <g id="layer" transform="translate(100,0)">
+        <g id="A_1"><rect id="frame" x="0" y="0" width="30" height="40" style="stroke:black"/>
+          <circle cx="15" cy="20" r="10" fill="red"/></g>
+        <g id="A_2" transform="translate(-50,10)"><use xlink:href="#frame" transform="translate(5,0)"/>
+          <circle cx="20" cy="20" r="10" fill="blue"/></g>
+      </g></svg>"""
+    tileset = SvgTileset(ET.fromstring(svg))
+    assert tileset.face_rect("A_1") == (100.0, 0.0, 130.0, 40.0)
+    assert tileset.face_rect("A_2") == (55.0, 10.0, 85.0, 50.0)
+    if shutil.which("rsvg-convert"):
+        face = tileset.render("A_2", 30, 40)
+        assert face.shape == (40, 30, 4)
+        assert face[20, 15, 2] > 200 and face[20, 15, 0] < 60  # the blue disc, not the red one
+        assert face[0, 0, 3] == 0  # the frame is not drawn
+
+
+# ------------------------------------------------------------------------------------------ painter
+
+def _cjk_font():
+    from datasets.art.fonts import any_cjk_font
+
+    return any_cjk_font()
+
+
+def _assert_distinct(faces: dict[str, np.ndarray]) -> None:
+    keys = {code: faces[code].tobytes() for code in CODES}
+    assert len(set(keys.values())) == 42, "two codes got the same face"
+
+
+def test_painter_paints_42_distinct_deterministic_faces():
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    if _cjk_font() is None:
+        pytest.skip("no CJK font is installed (e.g. apt-get install fonts-noto-cjk); the fallback test covers the rest")
+    for scheme in (SCHEMES[0], SCHEMES[3]):
+        painter = FacePainter(scheme, (30, 40))
+        assert not painter.uses_fallback
+        faces = painter.faces()
+        assert set(faces) == set(CODES)
+        for code, face in faces.items():
+            assert face.shape == (40, 30, 4) and face.dtype == np.uint8
+            if code != "5z" or scheme.white != "blank":
+                assert face[..., 3].max() > 200, code
+        _assert_distinct(faces)
+        again = FacePainter(scheme, (30, 40))
+        for code in ("1s", "7z", "6f"):
+            assert np.array_equal(again.paint(code), faces[code])
+
+
+def test_painter_styles_differ_and_backs_are_opaque():
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    assert len({s.name for s in SCHEMES}) == len(SCHEMES) >= 6
+    assert len({s.seed for s in SCHEMES}) == len(SCHEMES)
+    one = [FacePainter(scheme, (30, 40)).paint("5p").tobytes() for scheme in SCHEMES]
+    assert len(set(one)) == len(SCHEMES)
+    for scheme in SCHEMES:
+        back = FacePainter(scheme, (30, 40)).paint_back()
+        assert (back is None) == (scheme.back is None)
+        if back is not None:
+            assert back.shape == (40, 30, 4) and back[..., 3].min() == 255
+
+
+def test_painter_without_any_cjk_font_draws_shapes_and_letters(monkeypatch):
+    from datasets.art import painter as painter_module
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    monkeypatch.setattr(painter_module, "find_font", lambda *a, **k: None)
+    monkeypatch.setattr(painter_module, "any_cjk_font", lambda: None)
+    monkeypatch.setattr(painter_module, "latin_font", lambda *a, **k: None)
+    painter = FacePainter(SCHEMES[1], (30, 40))
+    assert painter.uses_fallback
+    faces = painter.faces()
+    _assert_distinct(faces)
+    assert all(faces[code][..., 3].max() > 200 for code in ("1m", "2m", "3m", "1z", "7z", "8f"))
+
+
+def test_painter_refuses_an_unknown_code():
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    with pytest.raises(ValueError, match="'back' is not a tile code with a face"):
+        FacePainter(SCHEMES[0], (30, 40)).paint("back")
+
+
+# ----------------------------------------------------------------------------------------- prepare
+
+def test_missing_packages_give_the_apt_line(monkeypatch, tmp_path, capsys):
+    from datasets.art import prepare
+
+    monkeypatch.setattr(prepare, "missing_packages", lambda specs=None: ["gnome-mahjongg", "fonts-noto-cjk"])
+    with pytest.raises(prepare.MissingPackagesError) as caught:
+        prepare.prepare_art(tmp_path / "art", progress=False, install=False)
+    message = str(caught.value)
+    assert "gnome-mahjongg, fonts-noto-cjk" in message
+    assert message.endswith("apt-get install -y --no-install-recommends gnome-mahjongg fonts-noto-cjk")
+    assert prepare.main(["--out", str(tmp_path / "art"), "--no-install", "--quiet"]) == 2
+    assert "apt-get install" in capsys.readouterr().err
+    assert not (tmp_path / "art").exists()
+
+
+def test_prepare_refuses_unknown_styles(tmp_path):
+    from datasets.art.prepare import prepare_art
+
+    with pytest.raises(ValueError, match="Unknown art style"):
+        prepare_art(tmp_path, styles=["kde-nope"], install=False)
+
+
+def test_the_documented_style_list():
+    from datasets.art.prepare import HELD_OUT, STYLES
+
+    assert len(STYLES) >= 8 and HELD_OUT in STYLES
+    assert {"kde-default", "kde-classic", "kde-jade", "kde-traditional", "gnome-smooth", "gnome-postmodern"} <= set(STYLES)
+
+
+def test_prepare_art_for_real(tmp_path):
+    """Integration: needs kdegames-mahjongg-data-kf5, gnome-mahjongg, librsvg2-bin and the fonts."""
+    from datasets.art.painter import SCHEMES, FacePainter
+    from datasets.art.prepare import HELD_OUT, missing_packages, prepare_art, _style_specs
+
+    specs = [s for s in _style_specs() if s.name in ("kde-default", "gnome-smooth", "painted-classic")]
+    missing = missing_packages(specs)
+    if missing:
+        pytest.skip(f"the Debian packages {', '.join(missing)} are not installed (docs/art.md has the apt line)")
+    started = time.monotonic()
+    out = prepare_art(tmp_path / "art", progress=False, styles=["kde-default", "painted-classic"], install=False)
+    art = load_bundle(out)
+    assert art.names == ("kde-default", "gnome-smooth", "painted-classic")
+    assert art.held_out_style().name == HELD_OUT == "gnome-smooth"
+    assert art.face_size == (120, 160)
+    for style in art.styles:
+        _assert_distinct(style.faces)
+    kde = art.style("kde-default")
+    assert kde.source == "kde:default" and "GPL" in kde.license
+    assert kde.faces["5z"][..., 3].max() < 40  # KDE default's White dragon is blank
+    assert kde.faces["7z"][..., 0].astype(int).sum() > kde.faces["7z"][..., 2].astype(int).sum()  # 中 is red
+    smooth = art.style("gnome-smooth")
+    assert smooth.faces["1m"][..., 3].mean() > 5 and smooth.faces["1m"][0:4, 0:4, 3].max() == 0  # keyed-out surface
+    painted = FacePainter(SCHEMES[0], art.face_size).paint("9s")
+    assert np.array_equal(art.style("painted-classic").faces["9s"], painted)  # deterministic, as written
+    assert time.monotonic() - started < 30

@@ -241,8 +241,18 @@ def render_table(rng: np.random.Generator, cam: Camera, kind: str, around: np.nd
     # texture pixel (a, b) lies at around + (lo.u + a * mm_px) eu + (hi.v - b * mm_px) ev
     origin = around + lo[0] * eu + hi[1] * ev
     H = cam.plane_homography(np.r_[origin, 0.0], np.r_[eu * mm_px, 0], np.r_[-ev * mm_px, 0])
-    out = cv2.warpPerspective(tex, cv_homography(H), (width, height), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT_101)
+    # the texture has about half the photo's resolution: for big photos, warp at a lower resolution
+    # and scale up (much cheaper than warping every pixel of a 12-megapixel photo)
+    s = min(1.0, 1600 / max(width, height))
+    if s < 1.0:
+        sw, sh = max(1, round(width * s)), max(1, round(height * s))
+        S = np.diag([sw / width, sh / height, 1.0])
+        small = cv2.warpPerspective(tex, cv_homography(S @ H), (sw, sh), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REFLECT_101)
+        out = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    else:
+        out = cv2.warpPerspective(tex, cv_homography(H), (width, height), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REFLECT_101)
     _beyond_table(rng, cam, out, around, look, far_edge)
     return out
 
@@ -277,12 +287,18 @@ def _beyond_table(rng, cam: Camera, out: np.ndarray, around: np.ndarray, look: n
         if (sa > 0) != (sb > 0):
             poly.append(a + (b - a) * sa / (sa - sb))
     poly = np.array(poly)
-    beyond = room(rng, width, height)
-    mask = np.zeros((height, width), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(poly * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x1 <= x0 or y1 <= y0:
+        return
+    region = out[y0:y1, x0:x1]
+    beyond = room(rng, x1 - x0, y1 - y0)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((poly - (x0, y0)) * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     m = cv2.merge([mask] * 3)
-    cv2.multiply(out, 255 - m, dst=out, scale=1 / 255)
-    cv2.add(out, cv2.multiply(beyond, m, scale=1 / 255), dst=out)
+    cv2.multiply(region, 255 - m, dst=region, scale=1 / 255)
+    cv2.add(region, cv2.multiply(beyond, m, scale=1 / 255), dst=region)
     # the table's front edge: a thin dark lip along the line
     lip = max(2, int(0.004 * max(width, height)))
     cv2.line(out, tuple(np.round(p[0]).astype(int)), tuple(np.round(p[1]).astype(int)), (25, 30, 35), lip, cv2.LINE_AA)

@@ -67,44 +67,66 @@ def glare(rng: np.random.Generator, img: np.ndarray, glossy: np.ndarray) -> dict
 
 
 def fingers(rng: np.random.Generator, img: np.ndarray, idbuf: np.ndarray, target: np.ndarray, tile_px: float) -> list:
-    """A hand reaching in from the photo's edge towards ``target``: 1-4 fingers over the tiles there.
-    Each finger is a capsule shaded like a cylinder with a nail, with a soft shadow; it writes -1 (not a
-    tile) into the id buffer where it covers."""
+    """A hand reaching in from outside the photo towards ``target``: a palm and 1-4 fingers, shaded
+    round (brighter along their middle, from a distance transform of their outline), with nails and a
+    soft shadow. It writes -1 (not a tile) into the id buffer where it covers."""
     h, w = img.shape[:2]
-    a = rng.uniform(0, 2 * np.pi)
-    direction = np.array([np.cos(a), np.sin(a)])
-    width = tile_px * rng.uniform(0.5, 0.75)
+    # the hand comes in over the photo's nearest edge
+    gaps = {0.0: target[0], np.pi: w - target[0], np.pi / 2: target[1], -np.pi / 2: h - target[1]}
+    a = min(gaps, key=gaps.get) + rng.normal(0, 0.45)
+    direction = np.array([np.cos(a), np.sin(a)])  # from the wrist towards the fingertips
+    side = np.array([-direction[1], direction[0]])
+    width = tile_px * rng.uniform(0.55, 0.8)
     n = int(rng.integers(1, 5))
     skin = np.array(rng.choice([[150, 180, 230], [120, 160, 215], [90, 130, 190], [60, 90, 140], [170, 195, 235]]),
                     float) * rng.uniform(0.85, 1.1)
-    side = np.array([-direction[1], direction[0]])
-    reach = np.hypot(w, h)
-    tip0 = target + direction * rng.uniform(-0.5, 1.0) * tile_px
-    out = []
-    shadow = np.zeros((h, w), np.uint8)
+    tip0 = target + direction * rng.uniform(-0.3, 0.8) * tile_px
+    knuckles = tip0 - direction * tile_px * rng.uniform(1.6, 2.6)
+    palm_len, palm_w = width * rng.uniform(4, 6), width * (max(n, 3) * 1.15 + 0.6)
+    palm_centre = knuckles - direction * palm_len * 0.45
     shapes = []
     for k in range(n):
-        off = (k - (n - 1) / 2) * width * 1.05
-        length = tile_px * rng.uniform(0.9, 2.2) * (1 - 0.15 * abs(k - (n - 1) / 2))
-        tip = tip0 + side * off - direction * (tile_px * 2.2 - length)
-        base = tip - direction * reach
-        shapes.append((tip, base))
-        cv2.line(shadow, tuple(to_cv(tip + (6, 8))), tuple(to_cv(base + (6, 8))), 255, int(width), cv2.LINE_AA, SHIFT)
-        out.append({"tip": [round(float(tip[0]), 1), round(float(tip[1]), 1)], "width": round(float(width), 1)})
-    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, width * 0.3))
-    darken(img, shadow, 0.45)
+        off = (k - (n - 1) / 2) * width * 1.1 + rng.normal(0, 0.05) * width
+        shorten = tile_px * (0.35 * abs(k - (n - 1) / 2) + rng.uniform(0, 0.3))
+        spread = side * off * rng.uniform(1.0, 1.25)
+        shapes.append((tip0 + spread - direction * shorten, knuckles + side * off))
+    elbow = palm_centre - direction * (w + h)
+    pts = [p for pair in shapes for p in pair] + [palm_centre + d * r for d in (side, -side, direction, -direction)
+                                                  for r in (palm_w / 2, palm_len / 2)] + [elbow]
+    pts = np.array(pts)
+    pad = int(width) + 4
+    x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int) - pad, 0, (w, h))
+    x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + pad, 0, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return []
+    off = np.array([x0, y0], float)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.ellipse(mask, (tuple(map(float, palm_centre - off)), (float(palm_len), float(palm_w)),
+                       float(np.degrees(a))), 255, -1, cv2.LINE_AA)
+    cv2.line(mask, tuple(to_cv(palm_centre, off)), tuple(to_cv(elbow, off)), 255, max(1, int(palm_w * 0.8)),
+             cv2.LINE_AA, SHIFT)
     for tip, base in shapes:
-        for frac, bright in ((1.0, 0.7), (0.75, 0.88), (0.45, 1.0), (0.18, 1.1)):
-            th = max(1, int(width * frac))
-            centre_shift = side * width * 0.08 * (1 - frac)
-            col = np.clip(skin * bright, 0, 255).tolist()
-            cv2.line(img, tuple(to_cv(tip + centre_shift)), tuple(to_cv(base + centre_shift)), col, th, cv2.LINE_AA,
-                     SHIFT)
-        cv2.line(idbuf, tuple(to_cv(tip)), tuple(to_cv(base)), -1, int(width), cv2.LINE_8, SHIFT)
-        nail = tip - direction * width * 0.3
-        cv2.ellipse(img, (tuple(map(float, nail)), (width * 0.55, width * 0.6), 0.0),
-                    np.clip(skin * 1.15 + 15, 0, 255).tolist(), -1, cv2.LINE_AA)
-    return out
+        cv2.line(mask, tuple(to_cv(tip, off)), tuple(to_cv(base, off)), 255, max(1, int(width)), cv2.LINE_AA, SHIFT)
+    # the shadow first, cast a little away from the light
+    shift = (rng.normal(0, 0.15, 2) * tile_px).astype(np.float32)
+    shadow = cv2.warpAffine(mask, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), mask.shape[::-1])
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, width * 0.35))
+    region = img[y0:y1, x0:x1]
+    darken(region, shadow, 0.45)
+    # round shading from the distance to the outline
+    dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    shade = 0.55 + 0.55 * np.sqrt(np.clip(dist / (width * 0.5), 0, 1))
+    colour = skin[None, None, :] * shade[..., None]
+    layer = np.clip(colour, 0, 255).astype(np.uint8)
+    for tip, _ in shapes:  # nails, a little paler, at the tips
+        nail = tip - direction * width * 0.32 - off
+        cv2.ellipse(layer, (tuple(map(float, nail)), (float(width * 0.5), float(width * 0.6)), float(np.degrees(a))),
+                    np.clip(skin * 1.12 + 20, 0, 255).tolist(), -1, cv2.LINE_AA)
+    from datasets.render.tiles import _blend
+
+    _blend(region, layer, cv2.GaussianBlur(mask, (0, 0), 0.7))
+    idbuf[y0:y1, x0:x1][mask > 127] = -1
+    return [{"tip": [round(float(t[0]), 1), round(float(t[1]), 1)], "width": round(float(width), 1)} for t, _ in shapes]
 
 
 def defocus(img: np.ndarray, sigma: float) -> np.ndarray:
@@ -112,6 +134,12 @@ def defocus(img: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def motion_blur(img: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """A straight streak ``length`` px long; long streaks are filtered at a lower resolution."""
+    if length > 9:
+        h, w = img.shape[:2]
+        s = 9 / length
+        small = cv2.resize(img, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA)
+        return cv2.resize(motion_blur(small, 9, angle), (w, h), interpolation=cv2.INTER_LINEAR)
     k = np.zeros((length, length), np.float32)
     k[length // 2, :] = 1
     M = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
@@ -121,11 +149,16 @@ def motion_blur(img: np.ndarray, length: int, angle: float) -> np.ndarray:
 
 
 def sensor_noise(rng: np.random.Generator, img: np.ndarray, sigma: float) -> None:
-    """Gaussian noise (luminance and some colour), added in place; generated at half resolution and
-    scaled up like a phone's denoised grain."""
+    """Gaussian noise (luminance and some colour), added in place. It is drawn at a lower resolution
+    (half, or less for big photos: a phone's denoised grain is not per pixel) from windows of a fixed
+    noise bank, as uint8 around 128, scaled up, and added with one saturating cv2.addWeighted."""
+    from datasets.render.background import _grain
+
     h, w = img.shape[:2]
-    hh, hw = (h + 1) // 2, (w + 1) // 2
-    n = rng.standard_normal((hh, hw, 3), dtype=np.float32) * (sigma * 0.5)
-    n += rng.standard_normal((hh, hw, 1), dtype=np.float32) * sigma
-    n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.add(img, n, dst=img, dtype=cv2.CV_8U)
+    f = max(2.0, max(h, w) / 1000)
+    hh, hw = max(1, round(h / f)), max(1, round(w / f))
+    luma = _grain(rng, (hh, hw)) * np.float32(sigma)
+    n = np.stack([luma + _grain(rng, (hh, hw)) * np.float32(sigma * 0.5) for _ in range(3)], axis=2)
+    n8 = np.clip(n + 128, 0, 255).astype(np.uint8)
+    n8 = cv2.resize(n8, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.addWeighted(img, 1.0, n8, 1.0, -128.0, dst=img)

@@ -105,7 +105,7 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
     pts = np.concatenate([pts + (dx, dy, 0) for dx, dy in ((ext, 0), (-ext, 0), (0, ext), (0, -ext))])
     lo_px = max(20.0, 0.02 * long_side)
     hi_px = max(lo_px, min(250.0, 0.18 * long_side))
-    closeup = rng.random() < 0.15
+    closeup = rng.random() < 0.2
     centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
     centre[2] = 0
     if closeup:
@@ -127,6 +127,8 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
             shift = cam.image_to_table(np.array([mid, [width / 2, height / 2]]))
             target = target + (shift[0] - shift[1]) * np.array([1, 1, 0])
             dist *= scale
+        if rng.random() < 0.4:  # closer: the scene's edges leave the frame, tiles get bigger
+            dist /= rng.uniform(1.0, 1.8)
         tile_px = focal * body.W / dist
         if not lo_px <= tile_px <= hi_px:
             tile_px = min(max(tile_px, lo_px), hi_px)
@@ -159,16 +161,17 @@ def draw_shadows(canvas: np.ndarray, renderer: TileRenderer, tiles: list[Placed]
     """Darken the table under the tiles: each tile's shadow cast along the light, and a soft contact
     shadow round its footprint. Drawn at half resolution and blurred."""
     h, w = canvas.shape[:2]
-    hh, hw = (h + 1) // 2, (w + 1) // 2
+    f = max(2.0, max(h, w) / 900)  # the masks' scale-down: soft shadows need no more
+    hh, hw = max(1, round(h / f)), max(1, round(w / f))
     cast = np.zeros((hh, hw), np.uint8)
     contact = np.zeros((hh, hw), np.uint8)
     for t in tiles:
-        shadow, foot = shadow_hull(renderer, t, light.direction, floor_z=floor if not t.stacked else floor)
-        cv2.fillConvexPoly(cast, to_cv(shadow / 2), 255, cv2.LINE_AA, SHIFT)
-        cv2.fillConvexPoly(contact, to_cv(foot / 2), 255, cv2.LINE_AA, SHIFT)
-    sigma = max(0.6, tile_px * (rng.uniform(0.01, 0.03) if hard else rng.uniform(0.06, 0.15)) / 2)
+        shadow, foot = shadow_hull(renderer, t, light.direction, floor_z=floor)
+        cv2.fillConvexPoly(cast, to_cv(shadow / f), 255, cv2.LINE_AA, SHIFT)
+        cv2.fillConvexPoly(contact, to_cv(foot / f), 255, cv2.LINE_AA, SHIFT)
+    sigma = max(0.6, tile_px * (rng.uniform(0.01, 0.03) if hard else rng.uniform(0.06, 0.15)) / f)
     cast = cv2.GaussianBlur(cast, (0, 0), sigma)
-    contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, tile_px * 0.06 / 2))
+    contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, tile_px * 0.06 / f))
     strength = rng.uniform(0.35, 0.6) if hard else rng.uniform(0.2, 0.45)
     mask = np.maximum((cast.astype(np.uint16) * int(strength * 256) >> 8).astype(np.uint8),
                       (contact.astype(np.uint16) * 140 >> 8).astype(np.uint8))

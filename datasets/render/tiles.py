@@ -38,7 +38,6 @@ class TileBody:
     top_bgr: np.ndarray  # the face's ivory (its border colour)
     side_bgr: np.ndarray  # ivory sides
     back_bgr: np.ndarray  # the coloured back layer
-    margin: float = 0.0  # the art's inset from the face's edge, a fraction of W
 
 
 @dataclass
@@ -118,23 +117,22 @@ class Drawn:
 
 
 class TextureCache:
-    """Per process: the face textures of a style (art inset on the ivory face, rounded corners,
-    as BGRA mip levels), built on first use."""
+    """Per process: each face's art as BGRA mip levels, built on first use. The art alone, not the
+    tile's ivory (painted under it when drawn), so one entry serves every tile colour."""
 
-    def __init__(self, max_items: int = 600):
-        self._items: dict[tuple, list[np.ndarray]] = {}
+    def __init__(self, max_items: int = 2000):
+        self._items: dict[tuple, tuple[Any, list[np.ndarray]]] = {}
         self.max_items = max_items
 
-    def levels(self, style: Any, code: str, body: TileBody, margin_key: float) -> list[np.ndarray]:
-        art = style.back if code == "back" else style.faces
-        key = (id(art), style.name, code, margin_key, tuple(np.round(body.top_bgr).astype(int)),
-               tuple(np.round(body.back_bgr).astype(int)) if code == "back" else None)
+    def levels(self, style: Any, code: str) -> list[np.ndarray]:
+        art = style.back if code == "back" else style.faces[code]
+        key = (id(art), style.name, code)
         got = self._items.get(key)
         if got is None:
             if len(self._items) >= self.max_items:
                 self._items.clear()
             # the art is kept referenced so that its id is not reused while cached
-            got = self._items[key] = (art, _build_levels(style, code, body, margin_key))
+            got = self._items[key] = (art, _build_levels(art))
         return got[1]
 
 
@@ -148,29 +146,8 @@ def art_border_bgr(art_rgba: np.ndarray) -> np.ndarray | None:
     return np.median(opaque[:, :3], axis=0)[::-1].astype(float)
 
 
-def _build_levels(style: Any, code: str, body: TileBody, margin: float) -> list[np.ndarray]:
-    art = style.back if code == "back" else style.faces[code]
-    ha, wa = art.shape[:2]
-    if code == "back":
-        mx = my = 0
-    else:
-        mx = int(round(wa * margin))
-        my = int(round(mx * 0.9))
-    wt, ht = wa + 2 * mx, ha + 2 * my
-    tex = np.empty((ht, wt, 4), np.uint8)
-    base = body.back_bgr if code == "back" else body.top_bgr
-    tex[..., :3] = np.clip(base, 0, 255).astype(np.uint8)
-    tex[..., 3] = 255
-    rgb = art[..., :3][..., ::-1].astype(np.float32)
-    a = art[..., 3:4].astype(np.float32) / 255
-    inner = tex[my:my + ha, mx:mx + wa, :3].astype(np.float32)
-    tex[my:my + ha, mx:mx + wa, :3] = np.clip(inner + (rgb - inner) * a, 0, 255).astype(np.uint8)
-    # rounded corners, antialiased
-    r = body.radius / body.W * wt
-    mask = np.zeros((ht, wt), np.uint8)
-    pts = outline(wt, ht, r, 6) + np.array([wt / 2, ht / 2])
-    cv2.fillConvexPoly(mask, to_cv(pts), 255, cv2.LINE_AA, SHIFT)
-    tex[..., 3] = mask
+def _build_levels(art: np.ndarray) -> list[np.ndarray]:
+    tex = np.ascontiguousarray(art[..., [2, 1, 0, 3]])  # RGBA -> BGRA
     levels = [tex]
     while min(levels[-1].shape[:2]) > 12:
         levels.append(cv2.pyrDown(levels[-1]))
@@ -178,25 +155,18 @@ def _build_levels(style: Any, code: str, body: TileBody, margin: float) -> list[
 
 
 def body_for(style: Any, rng: np.random.Generator, back_bgr: np.ndarray, width_mm: float) -> TileBody:
-    """A tile body whose face has the art's aspect (plus the margin), with random proportions."""
-    faces = style.faces
-    sample = next(iter(faces.values()))
+    """A tile body whose face has the art's aspect, with random thickness, roundness and back layer."""
+    sample = style.faces["1m"] if "1m" in style.faces else next(iter(style.faces.values()))
     ha, wa = sample.shape[:2]
-    # the art covers the whole face (datasets/art/bundle.py); a small extra inset sometimes varies the print's scale
-    margin = float(rng.choice([0.0, 0.0, 0.03]))
-    mx = round(wa * margin)
-    my = round(mx * 0.9)
-    aspect = (ha + 2 * my) / (wa + 2 * mx)
     W = width_mm
-    H = W * aspect
+    H = W * ha / wa
     D = W * rng.uniform(0.55, 0.8)
     border = art_border_bgr(sample)
-    if border is None:  # transparent art: one of a few ivories (few, so that textures stay cached)
-        border = np.array(_IVORIES[rng.integers(len(_IVORIES))], float)
+    if border is None:  # the art is print on a transparent face: one of a few ivories
+        border = np.array(_IVORIES[rng.integers(len(_IVORIES))], float) * rng.uniform(0.95, 1.03)
     side = border * np.array([0.93, 0.96, 0.98])
     return TileBody(W=W, H=H, D=D, radius=W * rng.uniform(0.08, 0.16), back_frac=rng.uniform(0.3, 0.55),
-                    top_bgr=np.clip(border, 0, 255), side_bgr=np.clip(side, 0, 255), back_bgr=back_bgr,
-                    margin=margin)
+                    top_bgr=np.clip(border, 0, 255), side_bgr=np.clip(side, 0, 255), back_bgr=back_bgr)
 
 
 class TileRenderer:
@@ -261,10 +231,10 @@ class TileRenderer:
         cap_normal = n_face if shows_face else -n_face
         cap_shade = float(self.light.shade(cap_normal[None])[0])
         code = tile.code if shows_face else "back"
-        if code == "back" and self.style.back is None:
-            cv2.fillConvexPoly(layer, to_cv(cap, off), (body.back_bgr * cap_shade).tolist(), cv2.LINE_AA, SHIFT)
-        else:
-            self._warp_cap(layer, tile, code, R, t, cap, cap_shade, off)
+        base = body.top_bgr if shows_face else body.back_bgr
+        cv2.fillConvexPoly(layer, to_cv(cap, off), (base * cap_shade).tolist(), cv2.LINE_8, SHIFT)
+        if code != "back" or self.style.back is not None:
+            self._warp_cap(layer, code, R, t, cap, cap_shade, off)
 
         # the silhouette, antialiased, onto the photo
         hull = cv2.convexHull(flat.astype(np.float32))[:, 0, :]
@@ -276,9 +246,10 @@ class TileRenderer:
         cv2.fillConvexPoly(ids, to_cv(cap, off), tid, cv2.LINE_8, SHIFT)
         return drawn
 
-    def _warp_cap(self, layer, tile, code, R, t, cap, shade, off) -> None:
+    def _warp_cap(self, layer, code, R, t, cap, shade, off) -> None:
+        """The art over the cap, warped by the homography of the cap's plane, lit by ``shade``."""
         body, cam = self.body, self.cam
-        levels = self.cache.levels(self.style, code, body, body.margin)
+        levels = self.cache.levels(self.style, code)
         # the mip level just larger than the face appears
         size_px = max(np.ptp(cap[:, 0]), np.ptp(cap[:, 1]))
         level = 0

@@ -241,8 +241,8 @@ def render_tiles(canvas: np.ndarray, renderer: TileRenderer, tiles: list[Placed]
         drawn = renderer.draw(canvas, idbuf, t, i)
         R, tr = rotation(t), translation(t, body)
         zc = body.D if drawn.shows_face else 0.0
-        corners = np.array([[-body.W / 2, body.H / 2, zc], [body.W / 2, body.H / 2, zc],
-                            [body.W / 2, -body.H / 2, zc], [-body.W / 2, -body.H / 2, zc]])
+        fw, fh = renderer.face_w / 2, renderer.face_h / 2
+        corners = np.array([[-fw, fh, zc], [fw, fh, zc], [fw, -fh, zc], [-fw, -fh, zc]])
         records[i] = TileRecord(t, drawn, cam.project(corners @ R.T + tr))
     return idbuf, records  # type: ignore[return-value]
 

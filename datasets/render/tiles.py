@@ -38,6 +38,7 @@ class TileBody:
     top_bgr: np.ndarray  # the face's ivory (its border colour)
     side_bgr: np.ndarray  # ivory sides
     back_bgr: np.ndarray  # the coloured back layer
+    bevel: float = 0.0  # the rounded edge round the face (and the back): the face is inset by this, mm
 
 
 @dataclass
@@ -166,7 +167,8 @@ def body_for(style: Any, rng: np.random.Generator, back_bgr: np.ndarray, width_m
         border = np.array(_IVORIES[rng.integers(len(_IVORIES))], float) * rng.uniform(0.95, 1.03)
     side = border * np.array([0.93, 0.96, 0.98])
     return TileBody(W=W, H=H, D=D, radius=W * rng.uniform(0.08, 0.16), back_frac=rng.uniform(0.3, 0.55),
-                    top_bgr=np.clip(border, 0, 255), side_bgr=np.clip(side, 0, 255), back_bgr=back_bgr)
+                    top_bgr=np.clip(border, 0, 255), side_bgr=np.clip(side, 0, 255), back_bgr=back_bgr,
+                    bevel=W * rng.uniform(0.025, 0.06))
 
 
 class TileRenderer:
@@ -175,31 +177,49 @@ class TileRenderer:
     def __init__(self, cam: Camera, body: TileBody, style: Any, light: Light, cache: TextureCache):
         self.cam, self.body, self.style, self.light, self.cache = cam, body, style, light, cache
         b = body
+        bev = min(b.bevel, 0.3 * b.radius + 0.05 * b.W, 0.2 * b.D)
+        self.face_w, self.face_h = b.W - 2 * bev, b.H - 2 * bev
         self.ring = outline(b.W, b.H, b.radius)
+        inner = outline(self.face_w, self.face_h, max(b.radius - bev, 0.02 * b.W))
         n = len(self.ring)
         d = np.roll(self.ring, -1, axis=0) - self.ring
         nrm = np.c_[d[:, 1], -d[:, 0]]
-        self.side_normals = np.c_[nrm / np.linalg.norm(nrm, axis=1, keepdims=True), np.zeros(n)]
-        self.levels_z = np.array([0.0, b.back_frac * b.D, b.D])
+        nrm /= np.linalg.norm(nrm, axis=1, keepdims=True)
+        up = np.zeros((n, 3))
+        up[:, 2] = 1
+        side = np.c_[nrm, np.zeros(n)]
+        # rings from the back (z = 0) to the face (z = D): the back's bevel, the back layer, the ivory,
+        # the face's bevel; the caps (the back and the face) are the inset rings
+        self.rings = np.stack([inner, self.ring, self.ring, self.ring, inner]) if bev > 0 else \
+            np.stack([self.ring, self.ring, self.ring])
+        self.levels_z = np.array([0.0, bev, b.back_frac * b.D, b.D - bev, b.D]) if bev > 0 else \
+            np.array([0.0, b.back_frac * b.D, b.D])
+        if bev > 0:
+            top = side * bev + up * bev
+            bottom = side * bev - up * bev
+            self.band_normals = [bottom / np.linalg.norm(bottom, axis=1, keepdims=True), side, side,
+                                 top / np.linalg.norm(top, axis=1, keepdims=True)]
+            self.band_colours = [b.back_bgr, b.back_bgr, b.side_bgr, b.top_bgr]
+        else:
+            self.band_normals = [side, side]
+            self.band_colours = [b.back_bgr, b.side_bgr]
 
     def world_points(self, tile: Placed) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(levels, n, 3) world points of the body's rings, the rotation and the translation."""
         R, t = rotation(tile), translation(tile, self.body)
-        n = len(self.ring)
-        local = np.empty((3, n, 3))
-        local[..., :2] = self.ring
+        local = np.empty((*self.rings.shape[:2], 3))
+        local[..., :2] = self.rings
         local[..., 2] = self.levels_z[:, None]
         return local @ R.T + t, R, t
 
     def draw(self, canvas: np.ndarray, idbuf: np.ndarray, tile: Placed, tid: int) -> Drawn:
         cam, body = self.cam, self.body
         world, R, t = self.world_points(tile)
-        img_pts = cam.project(world)  # (3, n, 2)
+        img_pts = cam.project(world)  # (levels, n, 2)
         n_face = R[:, 2]
         face_center = R @ np.array([0, 0, body.D]) + t
         shows_face = float(n_face @ (cam.C - face_center)) > 0
-        cap_level = 2 if shows_face else 0
-        cap = img_pts[cap_level]
+        cap = img_pts[-1] if shows_face else img_pts[0]
         area = _area(cap)
         depth = float(cam.depth(t[None])[0])
         drawn = Drawn(tid, cap, area, shows_face, depth)
@@ -215,17 +235,22 @@ class TileRenderer:
         region = canvas[y0:y1, x0:x1]
         layer = region.copy()
 
-        # side facets: both slabs, only those facing the camera (they never overlap on a convex body)
-        normals = self.side_normals @ R.T
-        mids = (world[0] + np.roll(world[0], -1, axis=0)) / 2
-        facing = np.einsum("ij,ij->i", normals, cam.C - mids) > 0
-        shade = self.light.shade(normals)
-        for i in np.nonzero(facing)[0]:
-            j = (i + 1) % len(self.ring)
-            for lo, colour in ((0, body.back_bgr), (1, body.side_bgr)):
-                quad = np.array([img_pts[lo, i], img_pts[lo, j], img_pts[lo + 1, j], img_pts[lo + 1, i]])
-                cv2.fillConvexPoly(layer, to_cv(quad, off), (colour * min(shade[i], 1.15)).tolist(),
-                                   cv2.LINE_8, SHIFT)
+        # the bands of facets round the body, only those facing the camera (on a convex body they never
+        # overlap), each shaded by its own normal
+        n = len(self.ring)
+        nxt = np.roll(np.arange(n), -1)
+        for band, (normals_local, colour) in enumerate(zip(self.band_normals, self.band_colours)):
+            normals = normals_local @ R.T
+            mids = (world[band] + world[band][nxt] + world[band + 1] + world[band + 1][nxt]) / 4
+            facing = np.einsum("ij,ij->i", normals, cam.C - mids) > 0
+            if not facing.any():
+                continue
+            shade = np.minimum(self.light.shade(normals), 1.15)
+            lo, hi = img_pts[band], img_pts[band + 1]
+            for i in np.nonzero(facing)[0]:
+                j = nxt[i]
+                quad = np.array([lo[i], lo[j], hi[j], hi[i]])
+                cv2.fillConvexPoly(layer, to_cv(quad, off), (colour * shade[i]).tolist(), cv2.LINE_8, SHIFT)
 
         # the cap: the face with its art, or the back
         cap_normal = n_face if shows_face else -n_face
@@ -257,13 +282,14 @@ class TileRenderer:
             level += 1
         tex = levels[level]
         ht, wt = tex.shape[:2]
+        fw, fh = self.face_w, self.face_h
         if code == "back":  # the back, seen from outside: local z = 0, mirrored in x
-            origin = R @ np.array([body.W / 2, body.H / 2, 0.0]) + t
-            ex = R @ np.array([-body.W / wt, 0, 0])
+            origin = R @ np.array([fw / 2, fh / 2, 0.0]) + t
+            ex = R @ np.array([-fw / wt, 0, 0])
         else:
-            origin = R @ np.array([-body.W / 2, body.H / 2, body.D]) + t
-            ex = R @ np.array([body.W / wt, 0, 0])
-        ey = R @ np.array([0, -body.H / ht, 0])
+            origin = R @ np.array([-fw / 2, fh / 2, body.D]) + t
+            ex = R @ np.array([fw / wt, 0, 0])
+        ey = R @ np.array([0, -fh / ht, 0])
         H = cv_homography(cam.plane_homography(origin, ex, ey), off)
         h, w = layer.shape[:2]
         warped = cv2.warpPerspective(tex, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,

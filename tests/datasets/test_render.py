@@ -51,25 +51,29 @@ def _magenta_style() -> ProceduralStyle:
     return ProceduralStyle(name="magenta", faces=faces, back=face.copy())
 
 
-def _body() -> TileBody:
+def _body(bevel: float = 0.0) -> TileBody:
     return TileBody(W=28.0, H=28.0 * 64 / 48, D=20.0, radius=3.0, back_frac=0.4,
                     top_bgr=np.array([230.0, 235, 240]), side_bgr=np.array([200.0, 215, 225]),
-                    back_bgr=np.array([40.0, 150, 40]))
+                    back_bgr=np.array([40.0, 150, 40]), bevel=bevel)
 
 
-@pytest.mark.parametrize("tilt, azimuth, roll, tile", [
-    (0, 0, 0, Placed("3m", 0, 0)),
-    (30, 10, 25, Placed("3m", 10, -5, angle=17)),
-    (45, -20, 200, Placed("7z", -20, 15, angle=90, sideways=True)),
-    (40, 0, 90, Placed("5p", 0, 0, face_down=True, angle=-30)),
-    (55, 5, 10, Placed("2s", 0, 0, pose=STANDING, angle=8)),
-    (20, 60, 300, Placed("1f", 5, 0, z=20.0, stacked=True)),
+@pytest.mark.parametrize("tilt, azimuth, roll, tile, bevel", [
+    (0, 0, 0, Placed("3m", 0, 0), 0.0),
+    (30, 10, 25, Placed("3m", 10, -5, angle=17), 0.0),
+    (45, -20, 200, Placed("7z", -20, 15, angle=90, sideways=True), 0.0),
+    (40, 0, 90, Placed("5p", 0, 0, face_down=True, angle=-30), 0.0),
+    (55, 5, 10, Placed("2s", 0, 0, pose=STANDING, angle=8), 0.0),
+    (20, 60, 300, Placed("1f", 5, 0, z=20.0, stacked=True), 0.0),
+    (35, 15, 40, Placed("9s", 0, 0, angle=-12), 1.2),
+    (50, -10, 0, Placed("4z", 0, 0, pose=STANDING), 1.2),
+    (25, 0, 130, Placed("6p", 0, 0, face_down=True), 1.2),
 ])
-def test_box_matches_the_face_pixels(tilt, azimuth, roll, tile):
+def test_box_matches_the_face_pixels(tilt, azimuth, roll, tile, bevel):
     """One tile on a plain background: its label box is the bounding box of its face's pixels (within
-    a pixel and a half: the outline's antialiased edge)."""
+    a pixel and a half: the outline's antialiased edge), with or without a bevelled edge."""
     cam = look_at(np.zeros(3), 300, tilt, azimuth, roll, 640, 480, 520)
-    renderer = TileRenderer(cam, _body(), _magenta_style(), Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4), TextureCache())
+    renderer = TileRenderer(cam, _body(bevel), _magenta_style(), Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4),
+                            TextureCache())
     canvas = np.full((480, 640, 3), 90, np.uint8)
     idbuf, records = render_tiles(canvas, renderer, [tile])
     label_tiles(records, idbuf, 0.4)

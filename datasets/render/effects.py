@@ -57,13 +57,20 @@ def glare(rng: np.random.Generator, img: np.ndarray, glossy: np.ndarray) -> dict
         return {}
     ys, xs = np.ogrid[y0:y1, x0:x1]
     aspect = rng.uniform(0.3, 1.0)
-    blob = np.exp(-(((xs - c[0]) / r) ** 2 + ((ys - c[1]) / (r * aspect)) ** 2) * 2.0)
-    gloss = np.where(glossy[y0:y1, x0:x1], 1.0, rng.uniform(0.1, 0.4)).astype(np.float32)
+    a = rng.uniform(0, np.pi)
+    u = (xs - c[0]) * np.cos(a) + (ys - c[1]) * np.sin(a)
+    v = -(xs - c[0]) * np.sin(a) + (ys - c[1]) * np.cos(a)
+    window = rng.random() < 0.5  # a window's reflection: a bright rectangle with soft edges, not a spot
+    if window:
+        blob = np.exp(-((u / r) ** 4 + (v / (r * aspect * 0.6)) ** 4) * 2.0)
+    else:
+        blob = np.exp(-((u / r) ** 2 + (v / (r * aspect)) ** 2) * 2.0)
+    gloss = np.where(glossy[y0:y1, x0:x1], 1.0, rng.uniform(0.05, 0.3)).astype(np.float32)
     add = (blob * gloss * strength).astype(np.uint8)
     region = img[y0:y1, x0:x1]
     cv2.add(region, cv2.merge([add] * 3), dst=region)
     return {"center": [round(float(c[0]), 1), round(float(c[1]), 1)], "radius": round(float(r), 1),
-            "strength": round(float(strength), 1)}
+            "strength": round(float(strength), 1), "window": bool(window)}
 
 
 def fingers(rng: np.random.Generator, img: np.ndarray, idbuf: np.ndarray, target: np.ndarray, tile_px: float) -> list:

@@ -344,7 +344,7 @@ def render_photo(styles: Sequence[Any], seed: int, index: int, options: RenderOp
         low_light = rng.random() < 0.12
         m8, finish["light"] = effects.light_map(rng, width, height, low_light)
         effects.apply_light(canvas, m8)
-        if rng.random() < 0.3:
+        if rng.random() < 0.4:
             finish["glare"] = effects.glare(rng, canvas, idbuf >= 0)
         scale = max(width, height) / 1280
         r = rng.random()

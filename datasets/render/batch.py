@@ -67,6 +67,8 @@ def render_set(out: str | Path, count: int, seed: int, styles: Sequence[Any], op
     bar = _progress(count, progress)
     began = time.perf_counter()
     labels = 0
+    if "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1  # spawned workers would not inherit the styles: render in this process
     if workers == 1 or count <= 1:
         threads = cv2.getNumThreads()
         cv2.setNumThreads(1)
@@ -77,10 +79,7 @@ def render_set(out: str | Path, count: int, seed: int, styles: Sequence[Any], op
         finally:
             cv2.setNumThreads(threads)
     else:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        if "fork" not in methods:  # spawned workers must get the styles another way: render in-process
-            raise RuntimeError("parallel rendering needs the 'fork' start method (Linux, macOS); use workers=1")
+        ctx = multiprocessing.get_context("fork")
         with ctx.Pool(workers, initializer=_init_worker) as pool:
             for n in pool.imap_unordered(_work, indices, chunksize=max(1, min(16, count // (workers * 8)))):
                 labels += n

@@ -79,12 +79,12 @@ def wood(rng, shape, mm_px):
     yy = np.arange(h, dtype=np.float32)[:, None]
     xx = np.arange(w, dtype=np.float32)[None, :]
     plank = rng.uniform(80, 200) / mm_px
-    warp = noise(rng, shape, 3, 2) * rng.uniform(5, 30) / mm_px
+    warp = noise(rng, shape, 3, 3) * rng.uniform(10, 40) / mm_px
     grain_period = rng.uniform(2, 8) / mm_px
     rings = np.sin((yy + warp + xx * rng.uniform(-0.015, 0.015)) * (2 * np.pi / grain_period))
     streak = noise(rng, (max(2, h // 4), 8), 20)[:, :, None]
     streak = cv2.resize(streak, (w, h), interpolation=cv2.INTER_LINEAR)
-    t = np.clip(0.5 + 0.35 * rings + 0.25 * streak + 0.15 * noise(rng, shape, 6), 0, 1)
+    t = np.clip(0.5 + rng.uniform(0.12, 0.3) * rings + 0.25 * streak + 0.15 * noise(rng, shape, 6), 0, 1)
     # planks: a tint per plank and dark seams (per row: cheap)
     idx = np.floor(yy / plank)
     tint = 1 + 0.08 * np.sin(idx * 12.9898 + rng.uniform(0, 6))

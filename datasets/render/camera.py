@@ -85,7 +85,7 @@ def to_cv(points: np.ndarray, offset: tuple[float, float] = (0.0, 0.0)) -> np.nd
     relative to ``offset`` (a region's top-left corner), as int32 for ``shift=SHIFT``."""
     q = (points - np.asarray(offset) - 0.5) * _ONE
     # far-off points (a shadow cast by a low light) must not overflow cv2's int32 coordinates
-    return np.round(np.clip(np.nan_to_num(q), -(1 << 26), 1 << 26)).astype(np.int32)
+    return np.rint(np.clip(q, -(1 << 26), 1 << 26)).astype(np.int32)
 
 
 def shift_matrix(dx: float, dy: float) -> np.ndarray:

@@ -46,27 +46,29 @@ def apply_light(img: np.ndarray, m8: np.ndarray) -> None:
 
 
 def glare(rng: np.random.Generator, img: np.ndarray, glossy: np.ndarray) -> dict:
-    """A soft bright spot (a lamp or a window reflected), strongest on the glossy tile faces."""
+    """A bright reflection, strongest on the glossy tile faces: a lamp's soft spot, or a window's
+    rectangle with soft edges. The smooth shape is computed at a quarter of the resolution."""
     h, w = img.shape[:2]
     c = rng.uniform(0.1, 0.9, 2) * (w, h)
     r = rng.uniform(0.05, 0.25) * max(w, h)
     strength = rng.uniform(60, 200)
-    x0, y0 = int(max(0, c[0] - 2 * r)), int(max(0, c[1] - 2 * r))
-    x1, y1 = int(min(w, c[0] + 2 * r)), int(min(h, c[1] + 2 * r))
-    if x1 <= x0 or y1 <= y0:
-        return {}
-    ys, xs = np.ogrid[y0:y1, x0:x1]
     aspect = rng.uniform(0.3, 1.0)
     a = rng.uniform(0, np.pi)
-    u = (xs - c[0]) * np.cos(a) + (ys - c[1]) * np.sin(a)
-    v = -(xs - c[0]) * np.sin(a) + (ys - c[1]) * np.cos(a)
-    window = rng.random() < 0.5  # a window's reflection: a bright rectangle with soft edges, not a spot
-    if window:
-        blob = np.exp(-((u / r) ** 4 + (v / (r * aspect * 0.6)) ** 4) * 2.0)
-    else:
-        blob = np.exp(-((u / r) ** 2 + (v / (r * aspect)) ** 2) * 2.0)
-    gloss = np.where(glossy[y0:y1, x0:x1], 1.0, rng.uniform(0.05, 0.3)).astype(np.float32)
-    add = (blob * gloss * strength).astype(np.uint8)
+    window = rng.random() < 0.5
+    x0, y0 = int(max(0, c[0] - 2 * r)), int(max(0, c[1] - 2 * r))
+    x1, y1 = int(min(w, c[0] + 2 * r)), int(min(h, c[1] + 2 * r))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return {}
+    q = 4
+    ys = (np.arange(y0, y1, q, dtype=np.float32) + q / 2 - c[1])[:, None]
+    xs = (np.arange(x0, x1, q, dtype=np.float32) + q / 2 - c[0])[None, :]
+    u = (xs * np.cos(a) + ys * np.sin(a)) / r
+    v = (-xs * np.sin(a) + ys * np.cos(a)) / (r * aspect * (0.6 if window else 1.0))
+    blob = np.exp(-((u ** 4 + v ** 4) if window else (u ** 2 + v ** 2)) * 2.0)
+    blob8 = cv2.resize(np.clip(blob * strength, 0, 255).astype(np.uint8), (x1 - x0, y1 - y0),
+                       interpolation=cv2.INTER_LINEAR)
+    gloss = np.where(glossy[y0:y1, x0:x1], np.uint8(255), np.uint8(rng.uniform(0.05, 0.3) * 255))
+    add = cv2.multiply(blob8, gloss, scale=1 / 255)
     region = img[y0:y1, x0:x1]
     cv2.add(region, cv2.merge([add] * 3), dst=region)
     return {"center": [round(float(c[0]), 1), round(float(c[1]), 1)], "radius": round(float(r), 1),

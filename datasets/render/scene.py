@@ -317,7 +317,7 @@ def render_photo(styles: Sequence[Any], seed: int, index: int, options: RenderOp
         if cam_info["sees_horizon"] or (cam_info["tilt_deg"] > 25 and rng.random() < 0.3):
             extent = max(np.ptp([t.x for t in scene.tiles]), np.ptp([t.y for t in scene.tiles]))
             far_edge = float(extent / 2 + rng.uniform(2, 12) * body.H)
-        canvas = background.render_table(rng, cam, table_kind, around, max_px=int(min(900, max(width, height) * 0.6)),
+        canvas = background.render_table(rng, cam, table_kind, around, max_px=int(min(800, max(width, height) * 0.5)),
                                          far_edge=far_edge)
     renderer = TileRenderer(cam, body, style if use_back_art else _NoBack(style), light, _CACHE)
     floor = 0.0

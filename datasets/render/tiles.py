@@ -239,6 +239,7 @@ class TileRenderer:
         # overlap), each shaded by its own normal
         n = len(self.ring)
         nxt = np.roll(np.arange(n), -1)
+        fixed = to_cv(img_pts, off)  # every ring point in cv2's fixed point, once
         for band, (normals_local, colour) in enumerate(zip(self.band_normals, self.band_colours)):
             normals = normals_local @ R.T
             mids = (world[band] + world[band][nxt] + world[band + 1] + world[band + 1][nxt]) / 4
@@ -246,11 +247,11 @@ class TileRenderer:
             if not facing.any():
                 continue
             shade = np.minimum(self.light.shade(normals), 1.15)
-            lo, hi = img_pts[band], img_pts[band + 1]
+            lo, hi = fixed[band], fixed[band + 1]
+            quads = np.stack([lo, lo[nxt], hi[nxt], hi], axis=1)  # (n, 4, 2)
+            colours = colour[None, :] * shade[:, None]
             for i in np.nonzero(facing)[0]:
-                j = nxt[i]
-                quad = np.array([lo[i], lo[j], hi[j], hi[i]])
-                cv2.fillConvexPoly(layer, to_cv(quad, off), (colour * shade[i]).tolist(), cv2.LINE_8, SHIFT)
+                cv2.fillConvexPoly(layer, quads[i], colours[i].tolist(), cv2.LINE_8, SHIFT)
 
         # the cap: the face with its art, or the back
         cap_normal = n_face if shows_face else -n_face

@@ -256,3 +256,26 @@ def test_mjscan_synth_command(cli, tmp_path):
     assert run.status == 2 and "--size" in run.err
     run = cli("synth", "--out", str(out))
     assert run.status == 2 and "--count" in run.err
+
+
+def test_renders_with_the_art_bundles_own_types():
+    """The renderer takes datasets.art.bundle's ArtBundle as it is (faces in a read-only mapping, the
+    held-out style apart), not only the procedural stand-in."""
+    from types import MappingProxyType
+
+    from datasets.art.bundle import ArtBundle, ArtStyle
+    from datasets.render.procedural_art import draw_face
+
+    def style(name, held_out, back):
+        faces = MappingProxyType({t.code: draw_face(t.code, (160, 120)) for t in ALL_TILES})
+        return ArtStyle(name=name, source="procedural:1", license="CC0", held_out=held_out, faces=faces, back=back)
+
+    back = np.zeros((160, 120, 4), np.uint8)
+    back[..., 1] = 150
+    back[..., 3] = 255
+    bundle = ArtBundle(face_size=(120, 160), styles=(style("a", False, back), style("b", True, None)))
+    assert [s.name for s in select_styles(bundle)] == ["a"]
+    assert [s.name for s in select_styles(bundle, held_out=True)] == ["b"]
+    for styles, seed in ((select_styles(bundle), 1), (select_styles(bundle, held_out=True), 2)):
+        sidecar = render_photo(styles, seed, 0, RenderOptions(size=320)).sidecar
+        assert sidecar["scene"]["style"] == styles[0].name and any(t["labelled"] for t in sidecar["tiles"])

@@ -8,6 +8,7 @@
     mjscan rules [--json]                                # the rule sets and the context keys they read
     mjscan synth --count N --out DIR [--seed S] [--size PX] ...   # render labelled synthetic photos
     mjscan synth prepare-art --out DIR                   # build the tile-art bundle the renderer uses
+    mjscan serve [--host 127.0.0.1] [--port 8000]       # the upload page and the JSON API (waitress)
 
 Exit status: 0 for a valid hand; 2 for bad input (a missing file, malformed JSON, an impossible hand,
 a hand that is not a win or is under the rule set's minimum) or an unknown rule set; 1 if the scorer
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--json", action="store_true", help="print the list as JSON")
     rules.set_defaults(run=cmd_rules)
     _add_synth(commands)
+    _add_serve(commands)
     return parser
 
 
@@ -415,6 +417,52 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------------------
+# mjscan serve
+
+
+def _add_serve(commands: Any) -> None:
+    serve = commands.add_parser(
+        "serve", help="run the upload page and the JSON API (waitress)",
+        description="Serve the upload page (/) and the JSON API (/api/health, /api/rules, /api/scan, /api/score, "
+                    "/api/waits, /api/settle) with waitress. Photos are read in memory and never stored.",
+        epilog="See docs/server.md. Without a detector in vision/ and a model in models/, /api/scan answers 503 "
+               "no_detector and the page offers manual entry.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for "
+                                                           "every interface, e.g. phones on the same network)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    serve.set_defaults(run=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535 or args.threads < 1:
+        _err("--port must be 0-65535 and --threads at least 1.")
+        return EXIT_INVALID
+    try:
+        import waitress
+        from server import create_app
+    except ImportError as error:
+        _err(f"The server needs Flask and waitress ({error}): pip install -e .")
+        return EXIT_INVALID
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app()
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    detector = "a detector" if app.config["SCANNER"] is not None else "no detector yet (manual entry only)"
+    sys.stderr.write(f"mjscan: serving on http://{args.host}:{args.port}/ with {detector}; Ctrl-C stops\n")
+    try:
+        # Request bodies are buffered in memory up to the upload limit (no temporary files); waitress
+        # itself refuses anything a megabyte beyond it, Flask answers JSON 413 in between.
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="mjscan",
+                       max_request_body_size=limit + 1024 * 1024, inbuf_overflow=limit + 1024 * 1024)
+    except OSError as error:
+        _err(f"Cannot listen on {args.host}:{args.port}: {error.strerror or error}.")
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------------------
 # mjscan synth
 
 
@@ -517,8 +565,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
         try:
             bundle = load_bundle(art)
         except Exception as error:  # a broken or partial bundle: say so, no traceback
-            _err(f"Could not load the tile art in '{art}': {error}. Rebuild it with: mjscan synth prepare-art "
-                 f"--out {art}")
+            text = str(error).rstrip(".")
+            hint = "" if "prepare-art" in text else f" Rebuild it with: mjscan synth prepare-art --out {art}"
+            _err(f"Could not load the tile art in '{art}': {text}.{hint}")
             return EXIT_INVALID
     try:
         styles = select_styles(bundle, args.styles, args.held_out)

@@ -440,7 +440,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     try:
         import waitress
-        from server import create_app
+        from server import create_app, waitress_options
     except ImportError as error:
         _err(f"The server needs Flask and waitress ({error}): pip install -e .")
         return EXIT_INVALID
@@ -448,14 +448,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app()
-    limit = app.config["MAX_CONTENT_LENGTH"]
     detector = "a detector" if app.config["SCANNER"] is not None else "no detector yet (manual entry only)"
     sys.stderr.write(f"mjscan: serving on http://{args.host}:{args.port}/ with {detector}; Ctrl-C stops\n")
     try:
-        # Request bodies are buffered in memory up to the upload limit (no temporary files); waitress
-        # itself refuses anything a megabyte beyond it, Flask answers JSON 413 in between.
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="mjscan",
-                       max_request_body_size=limit + 1024 * 1024, inbuf_overflow=limit + 1024 * 1024)
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, **waitress_options(app))
     except OSError as error:
         _err(f"Cannot listen on {args.host}:{args.port}: {error.strerror or error}.")
         return EXIT_INVALID
@@ -502,6 +498,8 @@ def _add_synth(commands: Any) -> None:
                           description="Build the tile-art bundle that 'mjscan synth' renders with.")
     prep.add_argument("--out", required=True, metavar="DIR", help="where to write the bundle (e.g. art)")
     prep.add_argument("--quiet", action="store_true", help="no progress output")
+    prep.add_argument("--no-install", action="store_true", help="never run apt-get; say what to install instead")
+    prep.add_argument("--contact-sheet", metavar="PNG", help="also write a contact sheet of every style's faces")
     prep.set_defaults(run=cmd_prepare_art)
 
 
@@ -585,13 +583,13 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_prepare_art(args: argparse.Namespace) -> int:
-    try:
-        from datasets.art.prepare import prepare_art
-    except ImportError:
-        _err("The tile-art preparation (datasets.art.prepare) is not part of this installation yet.")
-        return EXIT_INVALID
-    prepare_art(args.out, progress=not args.quiet)
-    return EXIT_OK
+    # datasets.art.prepare.main reports missing Debian packages (with the apt line) as exit status 2.
+    from datasets.art.prepare import main as prepare_main
+
+    argv = ["--out", args.out] + ["--quiet"] * args.quiet + ["--no-install"] * args.no_install
+    if args.contact_sheet:
+        argv += ["--contact-sheet", args.contact_sheet]
+    return prepare_main(argv)
 
 
 # --------------------------------------------------------------------------------------------------

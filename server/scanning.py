@@ -1,0 +1,178 @@
+"""The photo reader the server calls: anything with ``scan(image) -> reading``.
+
+A reading is a dict::
+
+    {"detection": <the spec's detection JSON>,
+     "hand": <the spec's hand JSON, or None when the tiles could not be grouped into a hand>,
+     "questions": [{"id": "...", "text": "...", "choices": [...]}, ...]}
+
+``create_app`` takes the reader as the config key ``SCANNER``. Without one it asks ``find_scanner()``,
+which answers None until ``vision/`` has a detector and ``models/`` a model: the API then answers 503
+``no_detector`` and the page offers manual entry. Tests, benchmarks and demos inject ``FixedScanner``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+from pathlib import Path
+from typing import Any, Protocol
+
+from PIL import Image
+
+from scorer.codec import hand_from_dict, hand_to_dict
+from scorer.hand import Hand
+from scorer.notation import parse_hand
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+NO_DETECTOR_MESSAGE = ("Photo reading is not available yet: this server has no tile detector installed. "
+                       "Enter the hand by hand instead (the page's manual entry, or POST /api/score).")
+
+
+class Scanner(Protocol):
+    def scan(self, image: Image.Image) -> dict[str, Any]:
+        """Read an upright RGB photo: ``{"detection": ..., "hand": ... or None, "questions": [...]}``."""
+
+
+def find_scanner(models_dir: Path | str | None = None) -> Scanner | None:
+    """The shipped detector as a Scanner, or None when there is none yet.
+
+    There is one when the module ``vision.detector`` exists and ``models/`` holds an ``.onnx`` file
+    (``models/detector.onnx`` preferred, else the first by name). Nothing heavy is imported here: the
+    detector loads on the first photo."""
+    try:
+        if importlib.util.find_spec("vision.detector") is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+    models = sorted(folder.glob("*.onnx")) if folder.is_dir() else []
+    if not models:
+        return None
+    preferred = folder / "detector.onnx"
+    return VisionScanner(preferred if preferred in models else models[0])
+
+
+class VisionScanner:
+    """The adapter from vision/ to the server's Scanner interface (the one place to change if vision/'s
+    interface moves; docs/server.md gives the contract).
+
+    Detection: ``vision.detector.Detector(model_path).detect(image)``, or else a module-level
+    ``vision.detector.detect(image, model_path)``; the answer is the detection JSON or has ``to_dict()``.
+    Grouping: ``vision.grouping.group(detections)`` (or ``vision.group.group``), answering a reading with
+    ``hand`` (a scorer Hand, hand JSON or None) and ``questions``, as attributes, dict keys or
+    ``to_dict()``. Without a grouping module the hand is None and the page starts from the detected tiles.
+    """
+
+    def __init__(self, model_path: Path):
+        self.model_path = Path(model_path)
+        self._detect = None
+        self._group = None
+
+    def _load(self) -> None:
+        detector_module = importlib.import_module("vision.detector")
+        if hasattr(detector_module, "Detector"):
+            self._detect = detector_module.Detector(self.model_path).detect
+        else:
+            detect = detector_module.detect
+            self._detect = lambda image: detect(image, self.model_path)
+        for name in ("vision.grouping", "vision.group"):
+            try:
+                found = importlib.util.find_spec(name) is not None
+            except (ImportError, ValueError):
+                found = False
+            if found:
+                self._group = importlib.import_module(name).group
+                break
+
+    def scan(self, image: Image.Image) -> dict[str, Any]:
+        if self._detect is None:
+            self._load()
+        detections = self._detect(image)
+        detection = _as_dict(detections)
+        hand, questions = None, []
+        if self._group is not None:
+            reading = self._group(detections)
+            if hasattr(reading, "to_dict"):
+                reading = reading.to_dict()
+            if isinstance(reading, dict):
+                hand, questions = reading.get("hand"), reading.get("questions") or []
+            else:
+                hand, questions = getattr(reading, "hand", None), getattr(reading, "questions", None) or []
+        if isinstance(hand, Hand):
+            hand = hand_to_dict(hand)
+        return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions]}
+
+
+def _as_dict(value: Any) -> Any:
+    return value.to_dict() if hasattr(value, "to_dict") else value
+
+
+class FixedScanner:
+    """A stand-in reader for tests, benchmarks and demos: every photo "shows" the same hand.
+
+    Its detection lays the hand's tiles out in one row across the photo, as the camera guide asks
+    (standing tiles, the winning tile set apart, each meld with its claimed tile sideways, concealed
+    kongs with face-down ends, flowers), each tile tagged with its ``group`` so the page can colour it."""
+
+    def __init__(self, hand: dict | str | Hand = "123m 456m 789m 234p 5s +5s | self_drawn",
+                 questions: list[dict] | None = None):
+        if isinstance(hand, str):
+            hand = parse_hand(hand)
+        self.hand = hand_to_dict(hand) if isinstance(hand, Hand) else hand_to_dict(hand_from_dict(hand))
+        self.questions = list(questions or [])
+
+    def scan(self, image: Image.Image) -> dict[str, Any]:
+        return {"detection": layout_detection(self.hand, image.width, image.height),
+                "hand": {**self.hand, "context": dict(self.hand["context"])},
+                "questions": [dict(q) for q in self.questions]}
+
+
+def layout_detection(hand: dict, width: int, height: int) -> dict[str, Any]:
+    """A detection JSON for ``hand`` laid out in one row across a ``width`` x ``height`` photo."""
+    row: list[tuple[str, str, bool] | None] = []  # (code, group, sideways); None is a gap
+    standing = list(hand["concealed"])
+    winning = hand.get("winning_tile")
+    if winning is not None:
+        standing.remove(winning)
+    row += [(code, "concealed", False) for code in standing]
+    if winning is not None:
+        row += [None, (winning, "winning", False)]
+    for number, meld in enumerate(hand.get("melds") or []):
+        tiles = list(meld["tiles"])
+        group = f"meld:{number}"
+        row.append(None)
+        if meld.get("concealed"):
+            row += [("back", group, False), (tiles[1], group, False), (tiles[2], group, False), ("back", group, False)]
+            continue
+        claimed = meld.get("claimed_tile") if meld.get("claimed") else None
+        placed = [(code, group, False) for code in tiles]
+        if claimed is not None:
+            placed.remove((claimed, group, False))
+            at = {"left": 0, "across": 1, "right": len(placed)}[meld["claimed"]]
+            placed.insert(at, (claimed, group, True))
+        row += placed
+    if hand.get("flowers"):
+        row.append(None)
+        row += [(code, "flowers", False) for code in hand["flowers"]]
+    units = sum(0.5 if item is None else 1.33 if item[2] else 1.0 for item in row) + 1.0
+    tile_w = width / units
+    tile_h = min(height * 0.9, tile_w * 1.33)
+    top = (height - tile_h) / 2
+    x = tile_w / 2
+    tiles = []
+    for item in row:
+        if item is None:
+            x += tile_w / 2
+            continue
+        code, group, sideways = item
+        w, h = (tile_h, tile_w) if sideways else (tile_w, tile_h)
+        y = top + (tile_h - h)
+        tiles.append({"code": code, "box": [round(x, 1), round(y, 1), round(x + w, 1), round(y + h, 1)],
+                      "confidence": 0.99, "sideways": sideways, "group": group})
+        x += w
+    return {"image": {"width": width, "height": height}, "tiles": tiles}

@@ -810,6 +810,9 @@
       state.hand.melds = state.hand.melds || [];
       state.hand.flowers = state.hand.flowers || [];
       state.hand.context = state.hand.context || {};
+    } else if (!(data.detection.tiles || []).some((t) => t.code !== "back")) {
+      state.photoNote = "No tiles were found in this photo. Check the layout guide below and try again, or " +
+                        "enter the hand by hand.";
     } else {             // tiles found but not grouped: start from the detected tiles
       const context = state.hand.context;
       state.hand = emptyHand();
@@ -900,7 +903,8 @@
     else { ctx.fillStyle = "#d6d2c4"; ctx.fillRect(0, 0, canvas.width, canvas.height); }
     const tiles = detection.tiles || [];
     const groups = tileGroups(tiles, state.hand);
-    const line = Math.max(2, canvas.width / 320);
+    const ratio = canvas.width / Math.max(1, canvas.clientWidth || canvas.width);  // canvas px per screen px
+    const line = Math.max(2, 2 * ratio);
     const used = new Set();
     tiles.forEach((tile, i) => {
       const [x1, y1, x2, y2] = tile.box.map((v) => v * scale);
@@ -909,13 +913,17 @@
       ctx.lineWidth = line;
       ctx.strokeStyle = colour;
       ctx.strokeRect(x1, y1, x2 - x1, y2 - y1);
-      const label = tile.code + (tile.confidence !== undefined ? " " + Math.round(tile.confidence * 100) + "%" : "");
-      const size = Math.max(10, Math.min(28, (x2 - x1) * 0.32));
+      // labels at least 11 screen pixels high where the box allows (the canvas is shown scaled)
+      const size = Math.min(Math.max(11 * ratio, (x2 - x1) * 0.16), (x2 - x1) * 0.3);
       ctx.font = "600 " + size + "px system-ui, sans-serif";
+      let label = tile.code + (tile.confidence !== undefined ? " " + Math.round(tile.confidence * 100) + "%" : "");
+      if (ctx.measureText(label).width > (x2 - x1) * 1.05) label = tile.code;
       const w = ctx.measureText(label).width + size * 0.5;
       const top = y1 - size * 1.3 >= 0 ? y1 - size * 1.3 : y1;
+      ctx.globalAlpha = 0.85;
       ctx.fillStyle = colour;
       ctx.fillRect(x1 - line / 2, top, w, size * 1.3);
+      ctx.globalAlpha = 1;
       ctx.fillStyle = "#ffffff";
       ctx.textBaseline = "middle";
       ctx.fillText(label, x1 + size * 0.25 - line / 2, top + size * 0.65);

@@ -17,11 +17,31 @@ from server import create_app
 from server.scanning import FixedScanner, VisionScanner, find_scanner, layout_detection
 
 
-def test_no_detector_in_this_checkout_yet():
-    if importlib.util.find_spec("vision.detector") is not None:
-        pytest.skip("vision.detector exists now")
-    assert find_scanner() is None
-    assert create_app({"TESTING": True}).config["SCANNER"] is None
+def test_the_shipped_detector_is_found_when_there_is_one():
+    """None while vision/ has no detector or models/ no model; the vision adapter once both are there."""
+    from server.scanning import MODELS_DIR
+
+    shipped = importlib.util.find_spec("vision.detector") is not None and any(MODELS_DIR.glob("*.onnx"))
+    scanner = find_scanner()
+    assert (scanner is not None) == shipped
+    assert isinstance(scanner, VisionScanner) or scanner is None
+    assert (create_app({"TESTING": True}).config["SCANNER"] is not None) == shipped
+
+
+def test_the_shipped_detector_reads_the_test_photo_end_to_end():
+    """Once a detector and a model are there: the photo through the real /api/scan, no fake."""
+    if find_scanner() is None:
+        pytest.skip("no detector yet (vision.detector and models/*.onnx)")
+    from tests.server.helpers import PHOTO, upload
+
+    client = create_app({"TESTING": True}).test_client()
+    assert client.get("/api/health").get_json()["detector"] is True
+    response = upload(client, PHOTO.read_bytes())
+    assert response.status_code == 200, response.get_data(as_text=True)
+    data = response.get_json()
+    assert data["detection"]["image"] == {"width": 640, "height": 640}
+    for tile in data["detection"]["tiles"]:
+        assert 0 <= tile["box"][0] < tile["box"][2] <= 640 and 0 <= tile["box"][1] < tile["box"][3] <= 640
 
 
 @pytest.fixture

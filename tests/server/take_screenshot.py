@@ -1,0 +1,56 @@
+"""Screenshot the page after a hand entered by hand has been scored (headless chromium).
+
+    python3 -m tests.server.take_screenshot --out docs/screenshot-page.png --width 1280
+    python3 -m tests.server.take_screenshot --out /tmp/phone.png --width 375 --photo
+
+With --photo the page first reads tests/server/data/hand.jpg through the tests' fake scanner (there is
+no detector yet), so the photo with its boxes shows too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from server import create_app
+from tests.server.browser import chromium, console_errors, full_page_screenshot, missing, set_viewport
+from tests.server.helpers import PHOTO, PHOTO_HAND, FakeScanner, LiveServer
+
+HAND = "123m 5s [4'56m] [7'89m] (7777z) 15f +5s | seat=N"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--notation", default=HAND)
+    parser.add_argument("--photo", action="store_true", help="read the test photo first (fake scanner)")
+    args = parser.parse_args(argv)
+    reason = missing()
+    if reason:
+        print(f"no browser: {reason}", file=sys.stderr)
+        return 2
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    scanner = FakeScanner(PHOTO_HAND, labelled=True) if args.photo else None
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(max(args.width, 600), 900) as driver:
+        mobile = args.width < 600
+        set_viewport(driver, args.width, 900, mobile)
+        driver.get(server.url + "/")
+        wait = WebDriverWait(driver, 20)
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "true")
+        if args.photo:
+            driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+            wait.until(lambda d: d.find_elements("css selector", "#score-total"))
+        else:
+            driver.find_element("id", "notation").send_keys(args.notation)
+            wait.until(lambda d: d.find_elements("css selector", "#score-total"))
+        driver.execute_script("document.activeElement && document.activeElement.blur()")
+        size = full_page_screenshot(driver, args.out, args.width, mobile)
+        errors = console_errors(driver)
+    print(f"{args.out}: {size[0]} x {size[1]}" + (f"; console errors: {errors}" if errors else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""The page in a real browser (Debian's headless chromium through selenium): upload a photo, see the
+score, change a tile through the palette and see the score change; enter a hand by hand without a detector."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer import format_hand, parse_hand, score
+from server import create_app
+from tests.server.browser import chromium, console_errors, missing, set_viewport
+from tests.server.helpers import PHOTO, PHOTO_HAND, FakeScanner, LiveServer, labelled_detection
+
+reason = missing()
+pytestmark = pytest.mark.skipif(reason is not None, reason=f"no browser: {reason}")
+
+
+def _total(driver):
+    """The total shown, or None while there is none."""
+    found = driver.find_elements("css selector", "#score-total")
+    return int(found[0].get_attribute("data-total")) if found else None
+
+
+def _wait(driver, condition, timeout=20):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def _ready(driver, url):
+    driver.get(url)
+    _wait(driver, lambda d: d.execute_script("return document.body.dataset.ready") == "true")
+
+
+def test_upload_a_photo_see_the_score_change_a_tile_see_it_change():
+    scanner = FakeScanner(PHOTO_HAND, labelled=True)
+    expected = score(parse_hand(PHOTO_HAND), "mcr").total
+    changed_hand = parse_hand("456s 666s 555z 666z 7z 3478f +7z")
+    changed = score(changed_hand, "mcr").total
+    assert changed != expected
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        assert _wait(driver, lambda d: _total(d) == expected)
+        assert scanner.sizes == [(640, 640)]
+
+        # the photo, every detected tile boxed, coloured by its group in the hand
+        canvas = driver.find_element("id", "photo-canvas")
+        assert canvas.is_displayed()
+        assert driver.execute_script("return [arguments[0].width, arguments[0].height]", canvas) == [640, 640]
+        legend = driver.find_element("id", "photo-legend").text
+        assert "standing tiles" in legend and "winning tile" in legend and "flowers" in legend
+        assert "not in the hand" not in legend
+        # a box outline: the standing tiles' blue down the left edge of the 3s box
+        x1, y1, x2, y2 = next(t["box"] for t in labelled_detection(640, 640)["tiles"] if t["code"] == "3s")
+        pixel = driver.execute_script("return Array.from(arguments[0].getContext('2d')"
+                                      ".getImageData(arguments[1], arguments[2], 1, 1).data)",
+                                      canvas, round(x1), round((y1 + y2) / 2))
+        assert pixel[:3] == [0x1e, 0x88, 0xe5], pixel
+
+        # the hand strip: 13 standing tiles + the winning tile + 4 flowers, as tile pictures
+        strip = driver.find_elements("css selector", "#hand-strip button.tile")
+        assert len(strip) == 18 and all(t.find_elements("css selector", "svg") for t in strip)
+        items = driver.find_element("id", "score-items").text
+        assert "Little Three Dragons" in items
+        assert driver.find_element("id", "settlement").text
+
+        # change the 3s to a 6s through the palette
+        driver.find_element("css selector", '#hand-strip button.tile[data-code="3s"]').click()
+        _wait(driver, lambda d: d.find_element("id", "tile-dialog").get_attribute("open") is not None)
+        driver.find_element("css selector", '#palette button[data-code="6s"]').click()
+        assert _wait(driver, lambda d: _total(d) == changed)
+        assert driver.find_element("id", "notation").get_attribute("value") == format_hand(changed_hand)
+        assert len(driver.find_elements("css selector", '#hand-strip button.tile[data-code="6s"]')) == 4
+        assert console_errors(driver) == []
+
+
+def test_manual_entry_without_a_detector():
+    with LiveServer(create_app({"SCANNER": None})) as server, chromium(600, 900) as driver:
+        set_viewport(driver, 375, 800, mobile=True)
+        _ready(driver, server.url + "/")
+        assert "Photo reading is not available yet" in driver.find_element("id", "no-detector").text
+        assert not driver.find_elements("id", "photo-input")
+
+        notation = driver.find_element("id", "notation")
+        notation.send_keys("123m 456m 789m 234p 5s +5s")
+        assert _wait(driver, lambda d: _total(d) == 21)
+        # the context: self-drawn re-scores at once
+        driver.find_element("id", "ctx-self_drawn").click()
+        assert _wait(driver, lambda d: _total(d) == 23)
+        assert notation.get_attribute("value") == "123456789m 234p 5s +5s | self_drawn"
+
+        # no winning tile: 13 tiles, the waits are shown
+        from selenium.webdriver.support.ui import Select
+
+        Select(driver.find_element("id", "winning-select")).select_by_value("")
+        driver.find_element("css selector", '#hand-strip button.tile[data-code="5s"]').click()
+        driver.find_element("xpath", "//dialog[@id='tile-dialog']//button[text()='Remove this tile']").click()
+        _wait(driver, lambda d: d.find_elements("css selector", "#wait-tiles .wait"))
+        waits = [w.get_attribute("data-code") for w in driver.find_elements("css selector", "#wait-tiles .wait")]
+        assert waits == ["5s"]
+
+        # another rule set brings its own context keys, generated from /api/rules
+        Select(driver.find_element("id", "rules-select")).select_by_value("jmja1967")
+        _wait(driver, lambda d: d.find_elements("id", "ctx-jmja1967_false_calls"))
+        assert driver.find_element("id", "ctx-jmja1967_false_calls").get_attribute("type") == "number"
+        assert driver.find_element("id", "ctx-jmja1967_rounding").tag_name == "select"
+
+        # an impossible hand: the player's words, not a status code
+        notation.clear()
+        notation.send_keys("123m 5x")
+        error = _wait(driver, lambda d: d.find_element("id", "notation-error").text)
+        assert "Could not read" in error
+        # nothing is wider than the phone's screen
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 375
+        assert console_errors(driver) == []

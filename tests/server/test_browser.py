@@ -113,3 +113,69 @@ def test_manual_entry_without_a_detector():
         # nothing is wider than the phone's screen
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 375
         assert console_errors(driver) == []
+
+
+def test_questions_melds_and_the_palette():
+    from selenium.webdriver.support.ui import Select
+
+    from scorer.codec import hand_to_dict
+
+    example = "123m 5s [4'56m] [7'89m] (7777z) 15f +5s"
+    question = {"id": "which", "text": "Which hand is on the table?",
+                "choices": ["the one read", {"label": "the example hand", "hand": hand_to_dict(parse_hand(example))}]}
+    scanner = FakeScanner("123m 456m 789m 234p 5s +5s | self_drawn", questions=[question])
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        assert _wait(driver, lambda d: _total(d) == 23)
+        assert "Which hand is on the table?" in driver.find_element("id", "questions").text
+
+        # the answer carries a hand: it replaces the hand; the player's context (self-drawn) stays
+        driver.find_element("css selector", "label[for='q-which-1']").click()
+        expected = score(parse_hand(example + " | self_drawn"), "mcr").total
+        assert _wait(driver, lambda d: _total(d) == expected)
+        groups = driver.find_elements("css selector", "#hand-strip .group.meld")
+        assert len(groups) == 3
+        assert len(groups[2].find_elements("css selector", 'button[data-code="back"]')) == 2  # concealed kong
+        assert len(groups[0].find_elements("css selector", "button.sideways")) == 1  # the claimed 4m
+        assert groups[0].find_elements("css selector", "button.tile")[0].get_attribute("data-code") == "4m"
+
+        # a meld: the first chow claimed from the left becomes a pung of 4m claimed from across
+        groups[0].find_elements("css selector", "button.tile")[1].click()
+        Select(driver.find_element("id", "meld-kind")).select_by_value("pung")
+        Select(driver.find_element("id", "meld-from")).select_by_value("across")
+        driver.find_element("id", "dialog-close").click()
+        tiles = driver.find_elements("css selector", "#hand-strip .group.meld")[0].find_elements(
+            "css selector", "button.tile")
+        assert [t.get_attribute("data-code") for t in tiles] == ["4m", "4m", "4m"]
+        assert [("sideways" in t.get_attribute("class")) for t in tiles] == [False, True, False]
+        assert _wait(driver, lambda d: "[44'4m]" in d.find_element("id", "notation").get_attribute("value"))
+
+        # add a meld: 18 tiles is a wrong count, in the player's words
+        driver.find_element("id", "add-meld").click()
+        Select(driver.find_element("id", "new-meld-kind")).select_by_value("pung")
+        driver.find_element("css selector", '#palette button[data-code="9p"]').click()
+        error = _wait(driver, lambda d: d.find_elements("id", "score-error") and d.find_element("id", "score-error").text)
+        assert "Wrong tile count" in error and "Remove 3" in error
+        # make it a concealed kong, then remove it
+        driver.find_elements("css selector", "#hand-strip .group.meld")[3].find_element("css selector", "button").click()
+        Select(driver.find_element("id", "meld-kind")).select_by_value("kong")
+        driver.find_element("id", "meld-concealed").click()
+        last = driver.find_elements("css selector", "#hand-strip .group.meld")[3]
+        assert [t.get_attribute("data-code") for t in last.find_elements("css selector", "button.tile")] == \
+            ["back", "9p", "9p", "back"]
+        driver.find_element("xpath", "//dialog[@id='tile-dialog']//button[text()='Remove this meld']").click()
+        assert len(driver.find_elements("css selector", "#hand-strip .group.meld")) == 3
+
+        # remove a standing tile, then add it back through "Add tile" (it becomes the winning tile: the 14th)
+        driver.find_element("css selector", '#hand-strip .group.winning button.tile').click()
+        driver.find_element("xpath", "//dialog[@id='tile-dialog']//button[text()='Remove this tile']").click()
+        assert _wait(driver, lambda d: d.find_elements("css selector", "#wait-tiles .wait"))
+        driver.find_element("id", "add-tile").click()
+        driver.find_element("css selector", '#palette button[data-code="5s"]').click()
+        driver.find_element("id", "dialog-close").click()
+        assert driver.find_element("id", "winning-select").get_attribute("value") == "5s"
+        final = parse_hand("123m 5s [44'4m] [7'89m] (7777z) 15f +5s | self_drawn")
+        assert _wait(driver, lambda d: _total(d) == score(final, "mcr").total)
+        assert driver.find_element("id", "notation").get_attribute("value") == format_hand(final)
+        assert console_errors(driver) == []

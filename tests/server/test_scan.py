@@ -122,6 +122,17 @@ def test_heic_photos_are_read():
     response = upload(client, image_bytes("HEIF", (96, 64), colour="green"), "IMG_0001.HEIC")
     assert response.status_code == 200, response.get_data(as_text=True)
     assert scanner.sizes == [(96, 64)]
+    # an iPhone photo taken upright: stored sideways with orientation 6, read upright
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    stored = Image.new("RGB", (96, 64), "white")
+    stored.paste((255, 0, 0), (0, 0, 24, 16))
+    buffer = io.BytesIO()
+    stored.save(buffer, "HEIF", exif=exif.tobytes())
+    assert upload(client, buffer.getvalue(), "IMG_0002.HEIC").status_code == 200
+    assert scanner.sizes[-1] == (64, 96)
+    upright = read_photo(buffer.getvalue())
+    assert upright.getpixel((upright.width - 4, 4))[0] > 200 and upright.getpixel((4, 4)) == (255, 255, 255)
 
 
 def _jpeg_with_orientation(width: int, height: int, orientation: int) -> bytes:

@@ -646,7 +646,8 @@
     return n === null || n === undefined ? "\u2013" : (n > 0 ? "+" : n < 0 ? "\u2212" : "") + Math.abs(n);
   }
 
-  const SETTLEMENT_LABELS = { winner: "Winner", discarder: "Discarder", others: "Each other player" };
+  const SETTLEMENT_LABELS = { winner: "Winner", discarder: "Discarder", others: "Each other player",
+                              favoured: "East (or the banker)", east: "East", dealer: "Dealer" };
 
   function showResult(result) {
     const box = $("score");
@@ -671,7 +672,7 @@
       const rows = items.map((item) => h("tr", {},
         h("th", { scope: "row", text: item.name }),
         h("td", { class: "num", text: item.points !== undefined ? String(item.points)
-                                    : "\u00d72" + (item.doubles > 1 ? "^" + item.doubles : "") }),
+                                    : item.doubles + (item.doubles === 1 ? " doubling" : " doublings") }),
         h("td", { class: "num", text: String(item.count) })));
       const foot = [];
       if (result.base !== undefined) foot.push(h("tr", {}, h("th", { scope: "row", text: "Base points" }),
@@ -683,7 +684,7 @@
       box.append(h("table", { class: "items", id: "score-items" },
         h("caption", { class: "visually-hidden", text: "Scoring items" }),
         h("thead", {}, h("tr", {}, h("th", { scope: "col", text: doubling ? "Item" : "Fan" }),
-                         h("th", { scope: "col", class: "num", text: doubling ? "Points / doubles" : "Points" }),
+                         h("th", { scope: "col", class: "num", text: doubling ? "Value" : "Points" }),
                          h("th", { scope: "col", class: "num", text: "Count" }))),
         h("tbody", {}, ...rows), h("tfoot", {}, ...foot)));
     }

@@ -357,3 +357,12 @@ def test_over_http_with_waitress(scanner):
         assert status in (413, -1)
         status, body = _post_multipart(server.url, image_bytes(), {})
         assert status == 200  # and it still serves
+
+
+def test_the_uploads_doctests():
+    import doctest
+
+    import server.uploads
+
+    failures, tried = doctest.testmod(server.uploads)
+    assert tried and not failures

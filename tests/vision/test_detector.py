@@ -1,0 +1,164 @@
+"""The detector's pipeline end to end with a stand-in model (tests/vision/fakes.py): EXIF orientation,
+letterbox, decode, NMS, boxes mapped back to the photo, slicing of big photos, and the sideways rule."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scorer.tiles import Tile
+from tests.vision.fakes import fake_detector, photo_with_boxes
+from vision.detections import Detection
+from vision.detector import Detector, DetectorError, load_image, mark_sideways
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def boxes_of(detections):
+    return sorted((tuple(round(v) for v in t.box) for t in detections), key=lambda b: (b[0], b[1]))
+
+
+def test_boxes_come_back_in_photo_pixels():
+    truth = [(40, 60, 100, 140), (120, 60, 180, 140), (300, 200, 420, 260)]
+    detector = fake_detector(320)
+    detections = detector.detect(photo_with_boxes(640, 480, truth))
+    assert (detections.width, detections.height) == (640, 480)
+    assert len(detections) == 3
+    for found, want in zip(boxes_of(detections), truth):  # 1 model pixel = 2 photo pixels here
+        assert np.allclose(found, want, atol=4)
+    assert all(t.code == Tile.parse("4m") and t.confidence == pytest.approx(0.9) for t in detections)
+    assert detector.session.calls == 1
+
+
+def test_the_confidence_threshold_applies():
+    detector = fake_detector(320)
+    assert len(detector.detect(photo_with_boxes(640, 480, [(40, 60, 100, 140)]), confidence=0.95)) == 0
+
+
+def test_any_photo_shape_and_array_input():
+    truth = [(10, 400, 50, 460), (60, 400, 100, 460)]
+    array = np.asarray(photo_with_boxes(200, 900, truth))
+    detections = fake_detector(320).detect(array)
+    assert (detections.width, detections.height) == (200, 900)
+    for found, want in zip(boxes_of(detections), truth):
+        assert np.allclose(found, want, atol=7)
+
+
+def test_exif_orientation_is_applied(tmp_path):
+    # Stored landscape 400x300 with orientation 6 (rotate 90 clockwise to view): upright it is 300x400.
+    upright_truth = [(30, 250, 90, 330)]
+    upright = photo_with_boxes(300, 400, upright_truth)
+    stored = upright.transpose(Image.Transpose.ROTATE_90)  # what a phone writes before the EXIF tag turns it
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / "phone.jpg"
+    stored.save(path, quality=98, exif=exif)
+    assert Image.open(path).size == (400, 300)
+    image = load_image(path)
+    assert image.size == (300, 400)
+    detections = fake_detector(320).detect(path)
+    assert (detections.width, detections.height) == (300, 400)
+    assert np.allclose(boxes_of(detections)[0], upright_truth[0], atol=4)
+    # bytes work the same way
+    assert fake_detector(320).detect(path.read_bytes()).to_dict() == detections.to_dict()
+
+
+def test_big_photos_are_sliced_and_small_tiles_found():
+    # 4000 x 3000 with 24 x 32 px tiles: a whole-photo pass at 320 shrinks them to 2 x 3 px; the
+    # windows see them at about 6 x 8 px, and their boxes come back within a model pixel.
+    truth = [(400 + i * 60, 1500, 424 + i * 60, 1532) for i in range(14)] + [(3500, 200, 3524, 232)]
+    # a tile right on a window edge must be found once
+    truth.append((1280, 2600, 1304, 2632))
+    photo = photo_with_boxes(4000, 3000, truth)
+    detector = fake_detector(320)
+    sliced = detector.detect(photo)
+    assert detector.session.calls == 1 + 12  # the whole photo, then 4 x 3 windows
+    assert len(sliced) == len(truth)
+    for found, want in zip(boxes_of(sliced), sorted(truth)):
+        assert np.allclose(found, want, atol=14)
+    unsliced = fake_detector(320, slicing=False)
+    unsliced.detect(photo)
+    assert unsliced.session.calls == 1
+
+
+def test_a_big_tile_cut_by_windows_is_found_once():
+    photo = photo_with_boxes(2000, 1500, [(600, 600, 900, 1000)])  # larger than a window's overlap
+    detections = fake_detector(320).detect(photo)
+    assert len(detections) == 1
+    assert np.allclose(boxes_of(detections)[0], (600, 600, 900, 1000), atol=10)
+
+
+def test_unreadable_photos_say_so(tmp_path):
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not a photo")
+    with pytest.raises(DetectorError, match="Cannot read"):
+        load_image(bad)
+    with pytest.raises(DetectorError, match="No such file"):
+        load_image(tmp_path / "missing.jpg")
+    with pytest.raises(DetectorError, match="folder"):
+        load_image(tmp_path)
+    with pytest.raises(DetectorError, match="Cannot read"):
+        load_image(b"\x00\x01")
+    with pytest.raises(DetectorError):
+        load_image(np.zeros((4, 4)))
+
+
+def test_missing_or_broken_model(tmp_path):
+    with pytest.raises(DetectorError, match="No detector model"):
+        Detector(tmp_path / "none.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not onnx")
+    with pytest.raises(DetectorError, match="Cannot load"):
+        Detector(broken)
+
+
+def tile(box, code="5p"):
+    return Detection(Tile.parse(code), box, 0.9)
+
+
+def test_sideways_rule_in_an_upright_row():
+    row = [tile((i * 30, 0, i * 30 + 28, 40)) for i in range(6)]
+    row.append(tile((200, 10, 240, 38)))  # wider than tall among tall tiles
+    marked = mark_sideways(row)
+    assert [t.sideways for t in marked] == [False] * 6 + [True]
+
+
+def test_sideways_rule_in_a_photo_turned_a_quarter():
+    column = [tile((0, i * 30, 40, i * 30 + 28)) for i in range(6)]
+    column.append(tile((10, 200, 38, 240)))
+    assert [t.sideways for t in mark_sideways(column)] == [False] * 6 + [True]
+
+
+def test_sideways_rule_abstains_on_squarish_tiles_and_few_tiles():
+    squares = [tile((i * 30, 0, i * 30 + 29, 30)) for i in range(5)] + [tile((200, 0, 240, 32))]
+    assert not any(t.sideways for t in mark_sideways(squares))
+    two = [tile((0, 0, 28, 40)), tile((40, 0, 80, 28))]
+    assert not any(t.sideways for t in mark_sideways(two))
+    # a box only a little wider than tall (within the margin) is not called sideways
+    row = [tile((i * 30, 0, i * 30 + 28, 40)) for i in range(6)] + [tile((200, 0, 241, 40))]
+    assert not mark_sideways(row)[-1].sideways
+
+
+def test_importing_vision_loads_neither_torch_nor_onnxruntime():
+    code = ("import sys, vision, vision.detector, vision.detections, vision.evaluate, vision.boxes, vision.draw; "
+            "bad = [m for m in ('torch', 'ultralytics', 'onnxruntime', 'matplotlib') if m in sys.modules]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_drawing(tmp_path):
+    from vision.draw import draw_detections, save_drawing
+
+    photo = photo_with_boxes(640, 480, [(40, 60, 100, 140)])
+    detections = fake_detector(320).detect(photo)
+    drawn = draw_detections(photo, detections)
+    assert drawn.size == photo.size and drawn.tobytes() != photo.tobytes()
+    save_drawing(photo, detections, tmp_path / "out.jpg")
+    assert Image.open(tmp_path / "out.jpg").size == (640, 480)

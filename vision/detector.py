@@ -1,0 +1,303 @@
+"""The tile detector: an ONNX model (exported by ``mjscan train``) run with onnxruntime on the CPU.
+
+    detector = Detector("models/detector.onnx")      # loads the model once
+    detections = detector.detect("photo.jpg")        # a path, bytes, a PIL image or an RGB array
+
+What happens to a photo:
+
+1. **Orientation**: the EXIF orientation is applied (``PIL.ImageOps.exif_transpose``); boxes are in the
+   pixels of the upright photo, whatever its size.
+2. **Letterbox**: the photo is scaled to fit the model's square input (ultralytics' LetterBox: same
+   scale both ways, grey 114 padding centred), RGB, 0..1, NCHW float32.
+3. **Decode**: ultralytics' detect export answers ``[1, 4 + nc, N]``: a box centre and size in input
+   pixels, then one sigmoid score per class. Each candidate keeps its best class.
+4. **NMS** (numpy): per class at IoU 0.5, then across classes at IoU 0.8 (tiles do not overlap, so two
+   boxes on one place are one tile read two ways; the better score wins).
+5. **Back to the photo**: boxes are mapped from the letterbox to the photo's pixels and clipped.
+6. **Slicing** (SAHI-style) for big photos with small tiles: when the long side exceeds twice the
+   model's input, the photo is also cut into overlapping windows (``vision.boxes.plan_slices``), each
+   window is run like a photo, and everything (the whole-photo pass included) is merged by NMS that
+   also drops a box lying mostly inside a better one (a tile cut by a window's edge).
+7. **Sideways**: ``mark_sideways`` below.
+
+Importing this module loads numpy and Pillow only; onnxruntime is imported when a Detector is made.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Sequence, Union
+
+import numpy as np
+from PIL import Image, ImageOps
+
+from vision.boxes import Slice, class_aware_nms, letterbox_geometry, plan_slices, unletterbox
+from vision.classes import CLASS_NAMES, NUM_CLASSES, class_from_id
+from vision.detections import Detection, Detections
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
+DEFAULT_CONFIDENCE = 0.25
+"""The shipped confidence threshold: detections below it are not reported."""
+
+ImageInput = Union[str, os.PathLike, bytes, Image.Image, np.ndarray]
+
+
+class DetectorError(Exception):
+    """A model or a photo the detector cannot use, with a message for people."""
+
+
+def load_image(source: ImageInput) -> Image.Image:
+    """An upright RGB PIL image from a path, bytes, a PIL image or an HxWx3 RGB uint8 array."""
+    if isinstance(source, np.ndarray):
+        if source.ndim != 3 or source.shape[2] not in (3, 4):
+            raise DetectorError(f"an image array must be H x W x 3 (RGB), not {source.shape}")
+        return Image.fromarray(np.ascontiguousarray(source[:, :, :3]).astype(np.uint8), "RGB")
+    if isinstance(source, Image.Image):
+        image = source
+    else:
+        _register_heif()
+        try:
+            image = Image.open(io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source)
+            image.load()
+        except FileNotFoundError:
+            raise DetectorError(f"No such file: '{source}'.") from None
+        except IsADirectoryError:
+            raise DetectorError(f"'{source}' is a folder, not a photo.") from None
+        except OSError as error:  # PIL.UnidentifiedImageError is an OSError
+            name = "the photo" if isinstance(source, (bytes, bytearray)) else f"'{source}'"
+            raise DetectorError(f"Cannot read {name} as an image ({error.__class__.__name__}).") from None
+    try:
+        image = ImageOps.exif_transpose(image)
+    except Exception:  # a broken EXIF block: keep the pixels as stored
+        pass
+    return image.convert("RGB")
+
+
+def _register_heif() -> None:
+    try:
+        import pillow_heif  # iPhone photos; optional
+    except ImportError:
+        return
+    pillow_heif.register_heif_opener()
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, int, int]]:
+    """An RGB uint8 image fitted into a size x size square (ultralytics' LetterBox), as the model's
+    1 x 3 x size x size float32 input, with (scale, left, top) to map boxes back."""
+    height, width = image.shape[:2]
+    scale, left, top, new_w, new_h = letterbox_geometry(width, height, size)
+    if (new_w, new_h) != (width, height):
+        import cv2
+
+        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), 114, dtype=np.uint8)
+    canvas[top:top + new_h, left:left + new_w] = image
+    tensor = canvas.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(tensor), (scale, left, top)
+
+
+def decode(output: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ultralytics' detect output ``[1, 4 + nc, N]`` (or ``[4 + nc, N]``) -> boxes (x1, y1, x2, y2 in
+    input pixels), scores and class ids of the candidates at or above ``confidence``."""
+    array = np.asarray(output, dtype=np.float32)
+    if array.ndim == 3:
+        array = array[0]
+    if array.ndim != 2 or array.shape[0] < 5:
+        raise DetectorError(f"unexpected model output shape {np.shape(output)}; expected [1, 4 + classes, N]")
+    predictions = array.T  # N x (4 + nc)
+    class_scores = predictions[:, 4:]
+    classes = class_scores.argmax(axis=1)
+    scores = class_scores[np.arange(len(classes)), classes]
+    keep = scores >= confidence
+    xywh, scores, classes = predictions[keep, :4], scores[keep], classes[keep]
+    boxes = np.empty_like(xywh)
+    boxes[:, 0] = xywh[:, 0] - xywh[:, 2] / 2
+    boxes[:, 1] = xywh[:, 1] - xywh[:, 3] / 2
+    boxes[:, 2] = xywh[:, 0] + xywh[:, 2] / 2
+    boxes[:, 3] = xywh[:, 1] + xywh[:, 3] / 2
+    return boxes, scores, classes
+
+
+def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_tiles: int = 3,
+                  min_elongation: float = 1.1) -> tuple[Detection, ...]:
+    """Set each detection's ``sideways`` flag from its box's shape (axis-aligned boxes only).
+
+    The rule: a tile's face is a rectangle longer than wide. Take the median aspect (width / height) of
+    the photo's face boxes (face-down tiles included). If the median is clearly below 1 (most tiles
+    stand taller than wide, as in an upright photo of a row), a box is sideways when it is wider than
+    tall by ``margin``; if the median is clearly above 1 (the photo is turned a quarter), a box is
+    sideways when it is taller than wide by ``margin``. With fewer than ``min_tiles`` boxes, or a median
+    within ``min_elongation`` of square, nothing is marked.
+
+    Limits: the rule sees only boxes. It fails when the photo is turned near 45 degrees (every box
+    squarish), when a strong camera tilt shortens lying tiles until they look wider than tall, when
+    standing and lying tiles mix (their faces differ in shape), when most tiles of the photo are
+    sideways, and on photos stretched square (as the real training photos are), where tiles look squarer
+    than they are. A rotated-box (OBB) model would read the angle instead.
+    """
+    tiles = tuple(detections)
+    if len(tiles) < min_tiles:
+        return tuple(replace(t, sideways=False) if t.sideways else t for t in tiles)
+    aspects = np.array([t.width / t.height if t.height > 0 else 1.0 for t in tiles])
+    median = float(np.median(aspects))
+    marked = []
+    for tile, aspect in zip(tiles, aspects):
+        if median <= 1 / min_elongation:
+            sideways = aspect >= margin
+        elif median >= min_elongation:
+            sideways = aspect <= 1 / margin
+        else:
+            sideways = False
+        marked.append(tile if tile.sideways == sideways else replace(tile, sideways=bool(sideways)))
+    return tuple(marked)
+
+
+def merge(boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray, *, sliced: bool) -> np.ndarray:
+    """Indices kept after NMS: class-aware at IoU 0.5, then across classes at IoU 0.8; with slices,
+    a box mostly (over 70 %) inside a better one of any class is dropped too."""
+    ios = 0.7 if sliced else None
+    kept = class_aware_nms(boxes, scores, classes, iou_threshold=0.5, cross_class_iou=0.8, ios_threshold=ios)
+    return kept
+
+
+def drop_cut_boxes(boxes: np.ndarray, window: Slice, width: int, height: int, tolerance: float = 2.0) -> np.ndarray:
+    """A mask of the boxes found in a window that do not touch one of its inner edges (edges that are
+    not the photo's own): such a box is likely a tile cut by the window, seen whole by a neighbour."""
+    keep = np.ones(len(boxes), dtype=bool)
+    if window.x0 > 0:
+        keep &= boxes[:, 0] > window.x0 + tolerance
+    if window.y0 > 0:
+        keep &= boxes[:, 1] > window.y0 + tolerance
+    if window.x1 < width:
+        keep &= boxes[:, 2] < window.x1 - tolerance
+    if window.y1 < height:
+        keep &= boxes[:, 3] < window.y1 - tolerance
+    return keep
+
+
+class Detector:
+    """The ONNX tile detector. Load once, call ``detect`` for each photo (thread-safe: onnxruntime's
+    ``run`` may be called from several threads)."""
+
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, confidence: float = DEFAULT_CONFIDENCE,
+                 slicing: bool = True, threads: int | None = None):
+        path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        if not path.is_file():
+            raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
+        try:
+            import onnxruntime as ort
+        except ImportError as error:
+            raise DetectorError(f"The detector needs onnxruntime ({error}): pip install onnxruntime") from None
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+        try:
+            self.session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own types for a broken file
+            raise DetectorError(f"Cannot load the detector model '{path}': {str(error).splitlines()[0]}") from None
+        self.model_path = path
+        self.confidence = float(confidence)
+        self.slicing = slicing
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        shape = model_input.shape
+        self.size = int(shape[2]) if isinstance(shape[2], int) else 640
+        output_shape = self.session.get_outputs()[0].shape
+        self.num_classes = int(output_shape[1]) - 4 if isinstance(output_shape[1], int) else NUM_CLASSES
+        self.class_map = self._class_map()
+
+    def _class_map(self) -> np.ndarray:
+        """Model class id -> our class id, from the model's names (ultralytics stores them in its metadata);
+        identity when the names are ours or absent."""
+        names = None
+        meta = self.session.get_modelmeta().custom_metadata_map
+        if "names" in meta:
+            try:
+                import ast
+
+                names = ast.literal_eval(meta["names"])
+            except (ValueError, SyntaxError):
+                try:
+                    names = json.loads(meta["names"])
+                except ValueError:
+                    names = None
+        if isinstance(names, dict):
+            names = [names[k] for k in sorted(names, key=int)]
+        if not names:
+            if self.num_classes != NUM_CLASSES:
+                raise DetectorError(f"the model has {self.num_classes} classes and no names; expected {NUM_CLASSES}")
+            return np.arange(NUM_CLASSES)
+        mapping = []
+        for name in names:
+            if str(name) not in CLASS_NAMES:
+                raise DetectorError(f"the model's class '{name}' is not a tile code or 'back'")
+            mapping.append(CLASS_NAMES.index(str(name)))
+        return np.asarray(mapping)
+
+    # ----------------------------------------------------------------------------------------------
+
+    def _run(self, image: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One model pass over an RGB array: boxes in that array's pixels, scores, our class ids."""
+        tensor, (scale, left, top) = letterbox(image, self.size)
+        output = self.session.run(None, {self.input_name: tensor})[0]
+        boxes, scores, classes = decode(output, confidence)
+        if len(boxes):
+            keep = class_aware_nms(boxes, scores, classes, iou_threshold=0.5, cross_class_iou=0.8)
+            boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
+        height, width = image.shape[:2]
+        return unletterbox(boxes, scale, left, top, width, height), scores, self.class_map[classes]
+
+    def raw(self, source: ImageInput, confidence: float | None = None) -> tuple[int, int, np.ndarray, np.ndarray,
+                                                                                np.ndarray]:
+        """Width, height, boxes, scores and class ids (arrays) of a photo: the work of ``detect`` without
+        the typed result (the evaluation uses it at a low threshold)."""
+        conf = self.confidence if confidence is None else confidence
+        image = np.asarray(load_image(source))
+        height, width = image.shape[:2]
+        boxes, scores, classes = self._run(image, conf)
+        windows = plan_slices(width, height, self.size) if self.slicing else []
+        if windows:
+            parts_b, parts_s, parts_c = [boxes], [scores], [classes]
+            for window in windows:
+                crop = image[window.y0:window.y1, window.x0:window.x1]
+                b, s, c = self._run(crop, conf)
+                b = b + np.array([window.x0, window.y0, window.x0, window.y0], dtype=b.dtype)
+                keep = drop_cut_boxes(b, window, width, height)
+                parts_b.append(b[keep]), parts_s.append(s[keep]), parts_c.append(c[keep])
+            boxes, scores, classes = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_c)
+            keep = merge(boxes, scores, classes, sliced=True)
+            boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
+        return width, height, boxes, scores, classes
+
+    def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
+        """Every tile in a photo, best confidence first, with the sideways flags set."""
+        width, height, boxes, scores, classes = self.raw(source, confidence)
+        return to_detections(width, height, boxes, scores, classes)
+
+    __call__ = detect
+
+
+def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> Detections:
+    """The edge where arrays become our types (once)."""
+    tiles = []
+    for box, score, cls in zip(boxes.tolist(), scores.tolist(), classes.tolist()):
+        x1, y1, x2, y2 = box
+        if x2 - x1 < 1 or y2 - y1 < 1:
+            continue
+        tiles.append(Detection(class_from_id(int(cls)), (x1, y1, x2, y2), min(max(float(score), 0.0), 1.0)))
+    tiles.sort(key=lambda t: -t.confidence)
+    return Detections(width, height, mark_sideways(tiles))
+
+
+def detect(image: ImageInput, model_path: str | os.PathLike[str] | None = None) -> Detections:
+    """One-off detection (loads the model each call; keep a ``Detector`` for more than one photo)."""
+    return Detector(model_path).detect(image)
+
+
+__all__ = ["Detector", "DetectorError", "DEFAULT_CONFIDENCE", "DEFAULT_MODEL", "decode", "detect", "letterbox",
+           "load_image", "mark_sideways", "merge", "to_detections"]

@@ -103,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(run=cmd_rules)
     _add_synth(commands)
     _add_serve(commands)
+    _add_vision(commands)
     return parser
 
 
@@ -605,3 +606,179 @@ def _err(message: str) -> None:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan detect, mjscan train, mjscan eval-detector (vision/; onnxruntime, ultralytics only for train)
+
+
+def _add_vision(commands: Any) -> None:
+    train = commands.add_parser(
+        "train", help="train the tile detector from a recipe (needs the 'train' extra: ultralytics)",
+        description="Render the recipe's synthetic photos, train the detector with ultralytics and export it to "
+                    "ONNX in models/. The whole recipe is in the config file.",
+        epilog="Install the extra first: pip install -e '.[train]'. See models/README.md.")
+    train.add_argument("--config", default="configs/detector.yaml", metavar="YAML",
+                       help="the recipe (default: configs/detector.yaml)")
+    train.add_argument("--epochs", type=int, metavar="N", help="override the recipe's epochs (and its time limit)")
+    train.add_argument("--hours", type=float, metavar="H", help="override the recipe's wall-clock limit")
+    train.add_argument("--fraction", type=float, metavar="F", help="train on this fraction of the images (smoke tests)")
+    train.add_argument("--export-only", metavar="WEIGHTS",
+                       help="skip training: export this checkpoint (.pt or a weights/ folder) to the recipe's ONNX path")
+    train.set_defaults(run=cmd_train)
+
+    detect = commands.add_parser(
+        "detect", help="find the tiles in photos (the ONNX detector in models/)",
+        description="Detect every tile in one or more photos: its code (or 'back'), box in the photo's pixels "
+                    "(after EXIF orientation), confidence and whether it lies sideways.",
+        epilog="With --json and several photos: one detection JSON object per line, each with a 'path' field.")
+    detect.add_argument("photos", nargs="+", metavar="PHOTO", help="photo files (JPEG, PNG, HEIC, ...)")
+    detect.add_argument("--json", action="store_true", help="print the spec's detection JSON")
+    detect.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
+    detect.add_argument("--conf", type=float, default=None, metavar="C",
+                        help="confidence threshold in 0..1 (default: the shipped 0.25)")
+    detect.add_argument("--draw", metavar="OUT.jpg",
+                        help="also write the photo with the boxes and codes drawn (several photos: OUT-<name>.jpg)")
+    detect.set_defaults(run=cmd_detect)
+
+    evaluate = commands.add_parser(
+        "eval-detector", help="measure the detector on a labelled folder (YOLO layout)",
+        description="Run the ONNX detector over DATA_DIR/images and score it against DATA_DIR/labels with "
+                    "mjscan's own metrics: mAP50, mAP50-95 (COCO-style, 101 points), per-class AP, precision "
+                    "and recall at the confidence threshold, the most confused pairs, the share of photos read "
+                    "exactly right, the sideways accuracy (renderer sets with sidecars/) and a confusion-matrix PNG.")
+    evaluate.add_argument("data", metavar="DATA_DIR", help="a folder with images/ and labels/ (YOLO)")
+    evaluate.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
+    evaluate.add_argument("--conf", type=float, default=None, metavar="C",
+                          help="the threshold for precision, recall and confusions (default: the shipped 0.25)")
+    evaluate.add_argument("--classes", choices=("all", "riichi"), default="all",
+                          help="score all 43 classes, or only the 34 suit and honour kinds (default: all)")
+    evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by name)")
+    evaluate.add_argument("--out", metavar="DIR", default="runs/eval",
+                          help="where to write report.json and confusion.png (default: runs/eval/<folder name>)")
+    evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
+    evaluate.set_defaults(run=cmd_eval_detector)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.training import TrainingError, export, load_config, repo_root, train
+
+    try:
+        if args.export_only:
+            config = load_config(args.config)
+            root = repo_root(Path(args.config).resolve().parent)
+            target = export(config, root, Path(args.export_only))
+        else:
+            target = train(args.config, epochs=args.epochs, hours=args.hours, fraction=args.fraction)
+    except TrainingError as error:
+        _err(str(error))
+        return EXIT_INVALID
+    sys.stdout.write(f"{target}\n")
+    return EXIT_OK
+
+
+def _load_detector(model: str | None, conf: float | None) -> Any:
+    """The Detector, or an InputError with a message (missing model, bad threshold, no onnxruntime)."""
+    if conf is not None and not 0.0 <= conf <= 1.0:
+        raise InputError("bad_confidence", f"--conf must lie between 0 and 1, not {conf}.")
+    from vision.detector import DEFAULT_CONFIDENCE, Detector, DetectorError
+
+    try:
+        return Detector(model, confidence=DEFAULT_CONFIDENCE if conf is None else conf)
+    except DetectorError as error:
+        raise InputError("no_model", str(error)) from None
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    try:
+        detector = _load_detector(args.model, args.conf)
+    except InputError as error:
+        _err(error.message)
+        return EXIT_INVALID
+    from pathlib import Path
+
+    from vision.detector import DetectorError, load_image
+
+    status = EXIT_OK
+    several = len(args.photos) > 1
+    for path in args.photos:
+        try:
+            image = load_image(path)
+            detections = detector.detect(image)
+        except DetectorError as error:
+            _err(str(error))
+            status = EXIT_INVALID
+            continue
+        if args.json:
+            _print_json({"path": path, **detections.to_dict()})
+        else:
+            sys.stdout.write(_format_detections(path, detections))
+        if args.draw:
+            from vision.draw import save_drawing
+
+            target = Path(args.draw)
+            if several:
+                target = target.with_name(f"{target.stem}-{Path(path).stem}{target.suffix or '.jpg'}")
+            try:
+                save_drawing(image, detections, target)
+            except (OSError, ValueError) as error:
+                _err(f"Cannot write the drawing '{target}': {error}.")
+                status = EXIT_INVALID
+    return status
+
+
+def _format_detections(path: str, detections: Any) -> str:
+    tiles = sorted(detections.tiles, key=lambda t: (t.center[0], t.center[1]))
+    lines = [f"{path}: {len(tiles)} tiles in {detections.width}x{detections.height} (left to right)"]
+    for tile in tiles:
+        x1, y1, x2, y2 = tile.box
+        side = "  sideways" if tile.sideways else ""
+        lines.append(f"  {tile.code_str:>4}  {tile.confidence:.2f}  [{x1:.0f}, {y1:.0f}, {x2:.0f}, {y2:.0f}]{side}")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_eval_detector(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    if not os.path.isdir(args.data) or not os.path.isdir(os.path.join(args.data, "images")):
+        _err(f"'{args.data}' is not a folder with images/ and labels/ (YOLO layout).")
+        return EXIT_INVALID
+    try:
+        detector = _load_detector(args.model, args.conf)
+    except InputError as error:
+        _err(error.message)
+        return EXIT_INVALID
+    from vision.classes import RIICHI_IDS
+    from vision.detector import DetectorError
+    from vision.evaluate import evaluate_folder, plot_confusion
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty() and (done % 10 == 0 or done == total):
+            sys.stderr.write(f"\r{done}/{total} photos")
+            if done == total:
+                sys.stderr.write("\n")
+
+    try:
+        report = evaluate_folder(args.data, detector, classes=RIICHI_IDS if args.classes == "riichi" else None,
+                                 limit=args.limit, progress=progress)
+    except (ValueError, DetectorError) as error:
+        _err(str(error))
+        return EXIT_INVALID
+    out = Path(args.out)
+    if args.out == "runs/eval":
+        out = out / (Path(os.path.abspath(args.data)).name + ("-riichi" if args.classes == "riichi" else ""))
+    out.mkdir(parents=True, exist_ok=True)
+    data = {"data": os.path.abspath(args.data), "model": str(detector.model_path), "classes": args.classes,
+            **report.to_dict()}
+    (out / "report.json").write_text(json.dumps(data, indent=1) + "\n")
+    plot_confusion(report, out / "confusion.png", title=f"{Path(args.data).name}: confusion at confidence "
+                                                       f"{report.confidence:g}, IoU 0.5 (rows: truth)")
+    if args.json:
+        _print_json(data)
+    else:
+        sys.stdout.write(report.summary() + "\n")
+        sys.stdout.write(f"report: {out / 'report.json'}; confusion matrix: {out / 'confusion.png'}\n")
+    return EXIT_OK
+

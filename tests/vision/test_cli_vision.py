@@ -1,0 +1,110 @@
+"""mjscan detect / eval-detector / train: output formats and refusals (no traceback, exit status 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import vision.detector
+from tests.vision.fakes import fake_detector, photo_with_boxes
+
+BOXES = [(40, 60, 100, 140), (120, 60, 180, 140), (200, 80, 280, 120)]
+
+
+@pytest.fixture
+def fake_model(monkeypatch):
+    """mjscan's Detector replaced by the red-box stand-in (the --model path is ignored)."""
+    def make(model_path=None, *, confidence=0.25, **_):
+        return fake_detector(320, confidence=confidence)
+
+    monkeypatch.setattr(vision.detector, "Detector", make)
+
+
+@pytest.fixture
+def photos(tmp_path):
+    a = tmp_path / "a.jpg"
+    photo_with_boxes(640, 480, BOXES).save(a, quality=98)
+    b = tmp_path / "b.png"
+    photo_with_boxes(320, 200, BOXES[:1]).save(b)
+    return str(a), str(b)
+
+
+def test_detect_json_one_photo(cli, fake_model, photos):
+    run = cli("detect", "--json", photos[0])
+    assert run.status == 0, run.err
+    data = json.loads(run.out)
+    assert data["path"] == photos[0] and data["image"] == {"width": 640, "height": 480}
+    assert len(data["tiles"]) == 3 and {t["code"] for t in data["tiles"]} == {"4m"}
+    assert [t["sideways"] for t in sorted(data["tiles"], key=lambda t: t["box"][0])] == [False, False, True]
+
+
+def test_detect_several_photos_one_line_each_and_drawings(cli, fake_model, photos, tmp_path):
+    run = cli("detect", "--json", *photos, "--draw", str(tmp_path / "out.jpg"))
+    assert run.status == 0, run.err
+    lines = [json.loads(line) for line in run.out.splitlines()]
+    assert [line["path"] for line in lines] == list(photos)
+    assert [len(line["tiles"]) for line in lines] == [3, 1]
+    assert (tmp_path / "out-a.jpg").is_file() and (tmp_path / "out-b.jpg").is_file()
+
+
+def test_detect_text_output_and_threshold(cli, fake_model, photos):
+    run = cli("detect", photos[0])
+    assert run.status == 0 and "3 tiles in 640x480" in run.out and "sideways" in run.out
+    assert "0 tiles" in cli("detect", "--conf", "0.95", photos[0]).out
+
+
+def test_detect_bad_files_exit_2_without_traceback(cli, fake_model, photos, tmp_path):
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("hello")
+    run = cli("detect", "--json", photos[0], str(bad), str(tmp_path / "missing.jpg"))
+    assert run.status == 2
+    assert len(run.out.splitlines()) == 1  # the good photo is still read
+    assert "Cannot read" in run.err and "No such file" in run.err and "Traceback" not in run.err
+    assert cli("detect", "--conf", "2", photos[0]).status == 2
+
+
+def test_detect_without_a_model(cli, photos, tmp_path):
+    run = cli("detect", "--model", str(tmp_path / "none.onnx"), photos[0])
+    assert run.status == 2 and "No detector model" in run.err and "Traceback" not in run.err
+
+
+def test_eval_detector_on_a_folder(cli, fake_model, tmp_path):
+    data = tmp_path / "set"
+    (data / "images").mkdir(parents=True)
+    (data / "labels").mkdir()
+    photo_with_boxes(640, 480, BOXES).save(data / "images" / "x.png")
+    (data / "labels" / "x.txt").write_text("".join(
+        f"3 {(x1 + x2) / 1280} {(y1 + y2) / 960} {(x2 - x1) / 640} {(y2 - y1) / 480}\n" for x1, y1, x2, y2 in BOXES))
+    out = tmp_path / "report"
+    run = cli("eval-detector", str(data), "--out", str(out), "--json")
+    assert run.status == 0, run.err
+    report = json.loads(run.out)
+    assert report["mAP50"] == 1.0 and report["exact_photos"] == 1.0 and report["precision"] == 1.0
+    assert (out / "confusion.png").is_file() and json.loads((out / "report.json").read_text())["images"] == 1
+    text = cli("eval-detector", str(data), "--out", str(out), "--classes", "riichi")
+    assert text.status == 0 and "mAP50 1.0000" in text.out
+
+
+def test_eval_detector_refuses_a_folder_without_images(cli, fake_model, tmp_path):
+    run = cli("eval-detector", str(tmp_path))
+    assert run.status == 2 and "images/" in run.err
+    (tmp_path / "images").mkdir()
+    run = cli("eval-detector", str(tmp_path), "--out", str(tmp_path / "r"))
+    assert run.status == 2 and "no photos" in run.err
+
+
+def test_train_refuses_a_missing_config(cli, tmp_path):
+    run = cli("train", "--config", str(tmp_path / "none.yaml"))
+    assert run.status == 2 and "Cannot read the config" in run.err
+
+
+def test_train_config_names_every_setting():
+    yaml = pytest.importorskip("yaml")
+    from pathlib import Path
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[2] / "configs" / "detector.yaml").read_text())
+    for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
+        assert key in config
+    assert config["model"].endswith(".yaml")  # no pretrained download
+    assert config["data"]["synthetic"]["seed"] is not None and config["export"]["onnx"].endswith(".onnx")

@@ -1,0 +1,158 @@
+"""Training the tile detector from a config file (``mjscan train --config configs/detector.yaml``).
+
+The recipe lives in the YAML file (model YAML, input size, epochs or a wall-clock limit, batch, seed,
+augmentation, data sources); this module only carries it out:
+
+1. renders the synthetic photos with ``mjscan synth`` (fixed seed, skipped when the folder already holds
+   that seed and count),
+2. writes ``data/detector-train.yaml`` joining them with the real training photos,
+3. trains with ultralytics (imported here, lazily: ``pip install -e '.[train]'``),
+4. exports the chosen checkpoint to ONNX (fixed input size) at the configured path in ``models/``.
+
+Nothing here is imported by ``vision.detector``: importing ``vision`` never loads torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from vision.classes import CLASS_NAMES
+
+
+class TrainingError(Exception):
+    """A recipe that cannot be carried out (missing file, missing package): a message for people."""
+
+
+def repo_root(start: Path) -> Path:
+    """The folder holding pyproject.toml at or above ``start`` (else the current folder)."""
+    for folder in [start, *start.parents]:
+        if (folder / "pyproject.toml").is_file():
+            return folder
+    return Path.cwd()
+
+
+def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise TrainingError(f"Cannot read the config '{path}': {error.strerror or error}.") from None
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - PyYAML comes with ultralytics
+        raise TrainingError("Reading the config needs PyYAML: pip install -e '.[train]'") from None
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise TrainingError(f"The config '{path}' is not valid YAML: {error}") from None
+    if not isinstance(config, dict) or "model" not in config or "data" not in config:
+        raise TrainingError(f"The config '{path}' needs at least 'model' and 'data' keys.")
+    return config
+
+
+def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
+    """Render the configured synthetic set with ``mjscan synth`` unless it is already there."""
+    if not spec or not spec.get("count"):
+        return None
+    out = root / spec["out"]
+    record = out / "synth.json"
+    if record.is_file():
+        try:
+            done = json.loads(record.read_text())
+        except ValueError:
+            done = {}
+        if done.get("seed") == spec["seed"] and done.get("count") == spec["count"]:
+            return out / "images"
+    command = [sys.executable, "-m", "mjscan", "synth", "--count", str(spec["count"]), "--out", str(out),
+               "--seed", str(spec["seed"]), "--size", str(spec.get("size", "640")), "--quiet"]
+    if spec.get("kinds"):
+        command += ["--kinds", *spec["kinds"]]
+    print("mjscan train: rendering", " ".join(command[3:]), file=sys.stderr)
+    subprocess.run(command, check=True, cwd=root)
+    return out / "images"
+
+
+def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
+    """``data/detector-train.yaml``: every training source as a list, the 43 names in spec order."""
+    data = config["data"]
+    train: list[str] = []
+    synthetic = render_synthetic(root, data.get("synthetic") or {})
+    if synthetic is not None:
+        train.append(str(synthetic))
+    for key in ("real_train",):
+        if data.get(key):
+            folder = (root / data[key]).resolve()
+            if not folder.is_dir():
+                raise TrainingError(f"The training photos '{folder}' are missing.")
+            train.append(str(folder))
+    val = str((root / data["val"]).resolve()) if data.get("val") else train[0]
+    target = root / "data" / "detector-train.yaml"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lines = ["# written by mjscan train from " + str(config.get("_path", "the config")),
+             "train:", *[f"  - {path}" for path in train], f"val: {val}", f"nc: {len(CLASS_NAMES)}",
+             "names: [" + ", ".join(CLASS_NAMES) + "]"]
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hours: float | None = None,
+          fraction: float | None = None) -> Path:
+    """Carry out the recipe; answers the exported ONNX file's path."""
+    config = load_config(config_path)
+    config["_path"] = str(config_path)
+    root = repo_root(Path(config_path).resolve().parent)
+    data_yaml = write_data_yaml(root, config)
+    try:
+        from ultralytics import YOLO
+    except ImportError as error:
+        raise TrainingError(f"Training needs ultralytics ({error}): pip install -e '.[train]'") from None
+
+    run = config.get("run", {})
+    arguments: dict[str, Any] = dict(
+        data=str(data_yaml), imgsz=config.get("imgsz", 640), epochs=epochs or config.get("epochs", 100),
+        batch=config.get("batch", 16), seed=config.get("seed", 0),
+        deterministic=config.get("deterministic", True), workers=config.get("workers", 2),
+        device=config.get("device", "cpu"), cache=config.get("cache", False),
+        patience=config.get("patience", 100), close_mosaic=config.get("close_mosaic", 10),
+        mosaic=config.get("mosaic", 1.0), fliplr=config.get("fliplr", 0.0),
+        val=config.get("val_during_training", True), plots=False, pretrained=False, amp=False,
+        project=str(root / run.get("project", "runs/detector")), name=run.get("name", "train"), exist_ok=True)
+    limit = hours if hours is not None else config.get("hours")
+    if limit and epochs is None:
+        arguments["time"] = float(limit)
+    if fraction is not None:
+        arguments["fraction"] = fraction
+    for key in ("degrees", "scale", "translate", "hsv_h", "hsv_s", "hsv_v", "lr0", "optimizer", "cos_lr",
+                "warmup_epochs", "flipud", "mixup", "copy_paste", "rect"):
+        if key in config:
+            arguments[key] = config[key]
+    model = YOLO(config["model"])
+    model.train(**arguments)
+    weights_dir = Path(arguments["project"]) / arguments["name"] / "weights"
+    return export(config, root, weights_dir)
+
+
+def export(config: dict[str, Any], root: Path, weights: Path) -> Path:
+    """Export ``weights`` (a .pt, or a weights/ folder: best.pt, else last.pt) to the configured ONNX path."""
+    if weights.is_dir():
+        candidates = [weights / "best.pt", weights / "last.pt"]
+        found = [path for path in candidates if path.is_file()]
+        if not found:
+            raise TrainingError(f"No checkpoint in '{weights}'.")
+        weights = found[0]
+    from ultralytics import YOLO
+
+    settings = config.get("export", {})
+    model = YOLO(str(weights))
+    produced = Path(model.export(format="onnx", imgsz=config.get("imgsz", 640), opset=settings.get("opset", 12),
+                                 dynamic=False, simplify=False, half=False, device="cpu"))
+    target = root / settings.get("onnx", "models/detector.onnx")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(produced, target)
+    print(f"mjscan train: exported {weights} -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
+    return target

@@ -1,0 +1,162 @@
+"""Speed and accuracy of the tile detector, and of the PyPI package ``mahjong-detector`` beside it.
+
+    python bench/detect.py [--model models/detector.onnx] [--val ../shared/data/real-photos/val]
+                           [--sizes 1 4 12] [--photos 6] [--limit N] [--no-peer] [--json OUT.json]
+
+Speed: photos of 1, 4 and 12 megapixels (4:3), rendered by ``mjscan synth`` (seed 7, guide scenes) and
+kept as JPEG bytes; each is timed from the bytes to the typed detections (decode, EXIF, letterbox, model,
+NMS, slicing where the photo is big, the sideways rule), one photo at a time, on whatever cores there are
+(this project's machines: 2, often shared; run it twice). Reported: photos per second and the median
+latency. ``mahjong-detector`` is timed on the same bytes through its own pipeline (grey, autocontrast,
+640 letterbox, its NMS), from the bytes to its detections.
+
+Accuracy: both detectors on the same real validation photos, scored by ``vision.evaluate`` on the 34
+riichi kinds only (``mahjong-detector`` has no flowers, seasons or backs): mAP50 and mAP50-95, and
+precision/recall at each one's own threshold (ours 0.25, theirs 0.5). Its classes are mapped to our codes
+(chun 7z, haku 5z, hatsu 6z, tou 1z, nan 2z, sha 3z, pe 4z).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from vision.classes import CLASS_NAMES, RIICHI_IDS  # noqa: E402
+from vision.detector import Detector, load_image  # noqa: E402
+from vision.evaluate import ImagePrediction, evaluate, list_images, read_truth  # noqa: E402
+
+PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z"}
+SIZES = {1: (1155, 866), 4: (2309, 1732), 12: (4000, 3000)}
+
+
+class Peer:
+    """mahjong-detector 0.0.6 through its own modules, keeping boxes and scores (its public
+    ``detect_tiles`` answers only the codes)."""
+
+    def __init__(self) -> None:
+        from mahjong_detector.predict import CLASS_NAMES as names, create_input_tensor, get_inference_session, postprocess
+        from mahjong_detector.preprocess import preprocess_image
+
+        self.names = names
+        self.ids = np.array([CLASS_NAMES.index(PEER_NAMES.get(n, n)) for n in names])
+        self.preprocess, self.tensor, self.session, self.postprocess = (
+            preprocess_image, create_input_tensor, get_inference_session, postprocess)
+
+    def raw(self, image, confidence: float = 0.5):
+        from PIL import Image
+
+        if not isinstance(image, Image.Image):
+            image = load_image(image)
+        padded, padding = self.preprocess(image)
+        session = self.session()
+        output = session.run(None, {session.get_inputs()[0].name: self.tensor(padded)})[0][0]
+        found = self.postprocess(output, padding, num_classes=len(self.names), conf_threshold=confidence)
+        boxes = np.array([[d.x1, d.y1, d.x2, d.y2] for d in found], dtype=np.float64).reshape(-1, 4)
+        scores = np.array([d.confidence for d in found], dtype=np.float64)
+        classes = self.ids[np.array([d.class_id for d in found], dtype=np.int64)] if found else np.zeros(0, int)
+        return boxes, scores, classes
+
+
+def render_photos(count: int, megapixels: int, folder: Path) -> list[bytes]:
+    width, height = SIZES[megapixels]
+    out = folder / f"{megapixels}mp"
+    command = [sys.executable, "-m", "mjscan", "synth", "--count", str(count), "--out", str(out), "--seed", "7",
+               "--size", str(width), "--kinds", "guide", "--quiet"]
+    subprocess.run(command, check=True, cwd=REPO, capture_output=True)
+    photos = []
+    for path in sorted((out / "images").iterdir()):
+        image = load_image(path)
+        # the renderer picks the aspect per photo; make every photo exactly 4:3 landscape at this size
+        image = image.resize((width, height)) if image.width >= image.height else image.resize((height, width))
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=90)
+        photos.append(buffer.getvalue())
+    return photos
+
+
+def time_it(run, photos: list[bytes], repeats: int = 2) -> dict[str, float]:
+    run(photos[0])  # warm up
+    latencies = []
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for photo in photos:
+            t = time.perf_counter()
+            run(photo)
+            latencies.append(time.perf_counter() - t)
+    total = time.perf_counter() - start
+    return {"photos_per_second": round(len(latencies) / total, 2),
+            "median_ms": round(1000 * statistics.median(latencies), 1), "runs": len(latencies)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default=str(REPO / "models" / "detector.onnx"))
+    parser.add_argument("--val", default=str(REPO.parent / "shared" / "data" / "real-photos" / "val"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 12], choices=sorted(SIZES))
+    parser.add_argument("--photos", type=int, default=6, help="photos per size for the timing (default 6)")
+    parser.add_argument("--limit", type=int, help="only the first N validation photos")
+    parser.add_argument("--no-peer", action="store_true", help="leave mahjong-detector out")
+    parser.add_argument("--no-accuracy", action="store_true", help="timing only")
+    parser.add_argument("--json", metavar="OUT.json", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+
+    ours = Detector(args.model)
+    peer = None
+    if not args.no_peer:
+        try:
+            peer = Peer()
+        except ImportError as error:
+            print(f"mahjong-detector is not installed ({error}): pip install mahjong-detector", file=sys.stderr)
+    results: dict = {"model": args.model, "speed": {}, "accuracy": {}}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for megapixels in args.sizes:
+            photos = render_photos(args.photos, megapixels, Path(tmp))
+            row = {"mjscan": time_it(ours.detect, photos)}
+            if peer is not None:
+                row["mahjong-detector"] = time_it(lambda b: peer.raw(b), photos)
+            results["speed"][f"{megapixels}MP"] = row
+            print(f"{megapixels:>2} MP: " + "; ".join(
+                f"{name} {r['photos_per_second']} photos/s, median {r['median_ms']} ms" for name, r in row.items()),
+                flush=True)
+
+    if not args.no_accuracy and Path(args.val, "images").is_dir():
+        images = list_images(args.val)[: args.limit] if args.limit else list_images(args.val)
+        truths = [read_truth(p) for p in images]
+        mine, theirs = [], []
+        for path in images:
+            image = load_image(path)
+            _, _, boxes, scores, classes = ours.raw(image, 0.001)
+            mine.append(ImagePrediction(boxes, scores, classes))
+            if peer is not None:
+                theirs.append(ImagePrediction(*peer.raw(image, 0.001)))
+        named = [("mjscan", mine, ours.confidence)] + ([("mahjong-detector", theirs, 0.5)] if peer else [])
+        for name, predictions, threshold in named:
+            report = evaluate(predictions, truths, confidence=threshold, classes=RIICHI_IDS)
+            results["accuracy"][name] = {"photos": report.images, "truths": report.truths,
+                                         "mAP50": round(report.map50, 4), "mAP50-95": round(report.map50_95, 4),
+                                         "confidence": threshold, "precision": round(report.precision, 4),
+                                         "recall": round(report.recall, 4)}
+            print(f"{name}: on {report.images} real val photos, 34 riichi kinds ({report.truths} tiles): "
+                  f"mAP50 {report.map50:.4f}, mAP50-95 {report.map50_95:.4f}; at {threshold}: precision "
+                  f"{report.precision:.4f}, recall {report.recall:.4f}", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,6 +9,9 @@
     mjscan synth --count N --out DIR [--seed S] [--size PX] ...   # render labelled synthetic photos
     mjscan synth prepare-art --out DIR                   # build the tile-art bundle the renderer uses
     mjscan serve [--host 127.0.0.1] [--port 8000]       # the upload page and the JSON API (waitress)
+    mjscan detect [--json] [--model PATH] [--conf C] PHOTO... [--draw OUT.jpg]   # the tiles in photos (ONNX)
+    mjscan eval-detector DATA_DIR [--model PATH]        # mAP50, mAP50-95, P/R, confusions on a YOLO folder
+    mjscan train --config configs/detector.yaml         # train and export the detector (the 'train' extra)
 
 Exit status: 0 for a valid hand; 2 for bad input (a missing file, malformed JSON, an impossible hand,
 a hand that is not a win or is under the rule set's minimum) or an unknown rule set; 1 if the scorer

@@ -1,0 +1,850 @@
+"""From detections to a hand: rows, groups, sideways tiles, melds, flowers and the winning tile.
+
+``group(detections) -> Reading``. The reading is geometric: it never looks at the photo, only at the
+boxes, their classes and sideways flags, so it works the same on the detector's boxes and on true
+boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
+
+1. Flowers and seasons are taken out by their class, wherever they lie.
+2. Boxes overlapping strongly with the same code are one stacked place (a kong's fourth tile on top).
+3. The row direction is the dominant direction between each tile and its nearest neighbours (doubled
+   angles, so any photo rotation works). Each box's extent along and across the row is solved from its
+   axis-aligned size and that angle.
+4. Tiles are linked into tight groups when they sit side by side on one line with a gap under
+   ``GAP`` of the tile size (the gap is the centre spacing less half of both extents, so sideways tiles
+   and perspective are accounted for).
+5. A tile is sideways when its along/across ratio is far above its group's median ratio (a box whose
+   long side runs along the row among neighbours whose long side runs across); where the angle makes
+   this unreadable (near 45 degrees) the detector's flag decides.
+6. Groups with a sideways or face-down tile are melds; the largest plain group is the concealed row; a
+   single tile set apart at one end of it is the winning tile, and that end is the row's right.
+7. The reading direction (which way is "right") comes from the winning tile, the chows (claimed from
+   the left, so their sideways tile is at the left end), then weak cues (sorted rows, a photo taken from
+   the player's side). When it stays ambiguous and a meld's direction depends on it, a question.
+8. The hand is validated by building a scorer ``Hand``; anything the layout cannot say becomes a
+   question, never a silent guess.
+
+>>> from vision.detections import Detection, Detections
+>>> from scorer.tiles import Tile
+>>> row = [Detection(Tile.parse(c), (100 + 42 * i, 300, 140 + 42 * i, 356), 0.9)
+...        for i, c in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z".split())]
+>>> win = Detection(Tile.parse("5z"), (100 + 42 * 13 + 20, 300, 140 + 42 * 13 + 20, 356), 0.8)
+>>> reading = group(Detections(1200, 800, tuple(row) + (win,)))
+>>> reading.hand.winning_tile.code, len(reading.hand.concealed), reading.questions
+('5z', 14, ())
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from scorer.codec import hand_to_dict, meld_to_dict
+from scorer.errors import HandError
+from scorer.hand import Hand
+from scorer.melds import Direction, Meld, MeldKind
+from scorer.tiles import ALL_TILES, PLAYING_TILES, Tile
+from vision.classes import BACK
+from vision.detections import Detection, Detections
+
+GAP = 0.16
+"""A gap wider than this share of the tile size splits two groups (tight groups: ~0.02; apart: >= 0.3)."""
+STACK_OVERLAP = 0.5
+"""Two boxes whose intersection covers this share of the smaller one are stacked (or a duplicate)."""
+SIDEWAYS_RATIO = 1.33
+"""A tile is sideways when its along/across ratio is this many times its group's median ratio."""
+
+
+# --------------------------------------------------------------------------------------------------
+# The answer
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer to a question: a label and, where it follows, the whole hand it gives."""
+
+    label: str
+    hand: Hand | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "hand": hand_to_dict(self.hand) if self.hand is not None else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Something the layout cannot say: ``id`` (stable, for ``--answer ID=CHOICE``), text for the
+    player, and the choices (labels, or Choice values carrying a whole hand)."""
+
+    id: str
+    text: str
+    choices: tuple[Choice, ...] = ()
+
+    def choice(self, label: str) -> Choice | None:
+        for choice in self.choices:
+            if choice.label == label:
+                return choice
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "choices": [c.to_dict() for c in self.choices]}
+
+
+@dataclass(frozen=True, slots=True)
+class TileEvidence:
+    """Which detection (its index in the Detections) became which tile of which group."""
+
+    detection: int
+    code: str  # the tile it stands for (a face-down kong tile: the kong's tile, or "back" if unknown)
+    group: str  # "concealed", "winning", "meld:N" (N indexes hand.melds), "flower"
+    position: int  # its place in the group, in reading order
+    confidence: float
+    sideways: bool = False
+    face_down: bool = False
+    on_top: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"detection": self.detection, "code": self.code, "group": self.group, "position": self.position,
+                "confidence": round(self.confidence, 4), "sideways": self.sideways, "face_down": self.face_down,
+                "on_top": self.on_top}
+
+
+@dataclass(frozen=True, slots=True)
+class MeldEvidence:
+    meld: Meld
+    confidence: float
+    detections: tuple[int, ...]
+    how: str  # "claimed left (sideways tile first)", "concealed kong, face-down ends", ...
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**meld_to_dict(self.meld), "confidence": round(self.confidence, 4),
+                "detections": list(self.detections), "how": self.how}
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    detection: int
+    code: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"detection": self.detection, "code": self.code, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the layout says: the hand (None when it cannot say), open questions, and the evidence."""
+
+    hand: Hand | None
+    questions: tuple[Question, ...] = ()
+    tiles: tuple[TileEvidence, ...] = ()
+    melds: tuple[MeldEvidence, ...] = ()
+    ignored: tuple[Ignored, ...] = ()
+    direction: tuple[float, float] = (1.0, 0.0)  # the reading direction (left to right) in photo pixels
+    notes: tuple[str, ...] = ()
+
+    @property
+    def confidence(self) -> float:
+        """The weakest tile's confidence (0 without a hand)."""
+        if self.hand is None or not self.tiles:
+            return 0.0
+        return min(t.confidence for t in self.tiles)
+
+    def question(self, qid: str) -> Question | None:
+        for q in self.questions:
+            if q.id == qid:
+                return q
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand": hand_to_dict(self.hand) if self.hand is not None else None,
+                "questions": [q.to_dict() for q in self.questions],
+                "tiles": [t.to_dict() for t in self.tiles],
+                "melds": [m.to_dict() for m in self.melds],
+                "ignored": [i.to_dict() for i in self.ignored],
+                "direction": [round(self.direction[0], 4), round(self.direction[1], 4)],
+                "confidence": round(self.confidence, 4),
+                "notes": list(self.notes)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Geometry
+
+
+@dataclass
+class _Place:
+    """One place on the table: a detection, maybe with a second tile stacked on it."""
+
+    index: int  # detection index
+    det: Detection
+    centre: np.ndarray
+    extra: list[int] = field(default_factory=list)  # detections on top / beside (a kong's fourth tile)
+    sideways: bool = False
+    pitch: float = 0.0  # the local upright tile width along the row
+    u: float = 0.0
+    v: float = 0.0
+
+    @property
+    def box_size(self) -> float:
+        return math.sqrt(max(self.det.width * self.det.height, 1e-6))
+
+    @property
+    def along(self) -> float:
+        return self.pitch * _length(self.sideways)
+
+    @property
+    def size(self) -> float:
+        return self.pitch
+
+    @property
+    def is_back(self) -> bool:
+        return self.det.is_back
+
+
+def row_angle(centres: np.ndarray, sizes: np.ndarray) -> float:
+    """The dominant direction (radians, in [0, pi)) between tiles and their nearest neighbours."""
+    n = len(centres)
+    if n < 2:
+        return 0.0
+    diff = centres[None, :, :] - centres[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    scale = (sizes[None, :] + sizes[:, None]) / 2
+    norm = dist / np.maximum(scale, 1e-6)
+    np.fill_diagonal(norm, np.inf)
+    angles, weights = [], []
+    for i in range(n):
+        order = np.argsort(norm[i])[:2]
+        for rank, j in enumerate(order):
+            if not np.isfinite(norm[i, j]) or norm[i, j] > 3.0:
+                continue
+            angles.append(math.atan2(diff[i, j, 1], diff[i, j, 0]) % math.pi)
+            weights.append((1.0 if rank == 0 else 0.5) / max(norm[i, j], 0.3))
+    if not angles:
+        return 0.0
+    a = np.array(angles)
+    w = np.array(weights)
+    grid = np.radians(np.arange(0, 180, 1.0))
+    delta = (a[None, :] - grid[:, None] + math.pi / 2) % math.pi - math.pi / 2
+    score = (w[None, :] * np.exp(-(delta ** 2) / (2 * math.radians(6) ** 2))).sum(axis=1)
+    mode = grid[int(np.argmax(score))]
+    delta = (a - mode + math.pi / 2) % math.pi - math.pi / 2
+    near = np.abs(delta) < math.radians(15)
+    refined = mode + float(np.average(delta[near], weights=w[near]))
+    return refined % math.pi
+
+
+def extents(box: Sequence[float], theta: float, sideways_hint: bool = False) -> tuple[float, float, bool]:
+    """A rectangle's extent along and across a row at angle ``theta``, from its axis-aligned box;
+    ``conditioned`` is False near 45 degrees, where only their sum can be told (then split by the hint)."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    det = c * c - s * s
+    if abs(det) >= 0.3:
+        a = (c * w - s * h) / det
+        b = (c * h - s * w) / det
+        low = 0.25 * max(w, h)
+        return max(a, low), max(b, low), True
+    total = (w + h) / max(c + s, 1e-6)
+    ratio = 1.3
+    small, large = total / (1 + ratio), total * ratio / (1 + ratio)
+    return (large, small, False) if sideways_hint else (small, large, False)
+
+
+def _overlap(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    area = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy / area if area > 0 else 0.0
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading
+
+
+class _Builder:
+    def __init__(self, detections: Detections):
+        self.dets = detections
+        self.ignored: list[Ignored] = []
+        self.questions: list[Question] = []
+        self.notes: list[str] = []
+
+    def ignore(self, index: int, reason: str) -> None:
+        self.ignored.append(Ignored(index, self.dets.tiles[index].code_str, reason))
+
+
+def group(detections: Detections) -> Reading:
+    """Read a hand from typed detections (see the module's doc)."""
+    b = _Builder(detections)
+    tiles = detections.tiles
+    flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus]
+    others = [i for i, t in enumerate(tiles) if t.is_back or not t.code.is_bonus]
+
+    # 1. duplicates and stacked tiles
+    others.sort(key=lambda i: -tiles[i].confidence)
+    places: list[_Place] = []
+    for i in others:
+        det = tiles[i]
+        host = None
+        for p in places:
+            if _overlap(det.box, p.det.box) >= STACK_OVERLAP:
+                host = p
+                break
+        if host is None:
+            places.append(_Place(i, det, np.array(det.center, dtype=float)))
+        elif host.det.code == det.code and not det.is_back and not host.extra:
+            host.extra.append(i)  # a kong's fourth tile lying on the sideways one
+        else:
+            b.ignore(i, f"its box lies on the {host.det.code_str} (detection {host.index}), which is more confident")
+    flower_dup = _dedupe_flowers(b, flowers)
+
+    if not places:
+        hand = _try_hand(b, [], [], None, flower_dup)
+        return _finish(b, hand, [], [], flower_dup, None, (1.0, 0.0), None)
+
+    # 2. the row direction, extents along/across
+    boxes_all = [tiles[p.index].box for p in places] + [tiles[i].box for i in flower_dup]
+    centres_all = np.array([[(bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2] for bx in boxes_all])
+    sizes_all = np.array([math.sqrt(max((bx[2] - bx[0]) * (bx[3] - bx[1]), 1e-6)) for bx in boxes_all])
+    theta = row_angle(centres_all, sizes_all)
+    u = np.array([math.cos(theta), math.sin(theta)])
+    if u[0] < -1e-9 or (abs(u[0]) <= 1e-9 and u[1] < 0):
+        u = -u
+    v = np.array([-u[1], u[0]])
+    for p in places:
+        p.u, p.v = float(p.centre @ u), float(p.centre @ v)
+        p.sideways = p.det.sideways or bool(p.extra)
+
+    # 3. tight groups, by gaps measured against the local tile width
+    _pitches(places)
+    groups = _tight_groups(places)
+
+    # 4. sideways, relative to the group's other tiles; then group again with the checked flags
+    _mark_sideways(places, groups, u)
+    _pitches(places)
+    groups = _tight_groups(places)
+
+    # a kong's fourth tile beside the sideways one (further from the player): attach it
+    groups = _attach_beside(places, groups)
+
+    return _read(b, places, groups, flower_dup, u, v)
+
+
+def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
+    tiles = b.dets.tiles
+    kept: list[int] = []
+    for i in sorted(flowers, key=lambda i: -tiles[i].confidence):
+        same = [k for k in kept if tiles[k].code == tiles[i].code]
+        if same:
+            b.ignore(i, f"a second {tiles[i].code_str}: a set has one of each flower and season")
+        else:
+            kept.append(i)
+    return kept
+
+
+SIDEWAYS_LENGTH = 1.3
+"""A sideways tile's length along the row, in upright tile widths (the tile's height over its width)."""
+
+
+def _pitches(places: list[_Place]) -> None:
+    """Each place's local tile width along the row: the spacing to its nearest neighbour on its line
+    (corrected for sideways tiles), as a median over the nearest places, so perspective is followed."""
+    n = len(places)
+    spacing = np.full(n, np.nan)
+    for i, pi in enumerate(places):
+        best = math.inf
+        for j, pj in enumerate(places):
+            if i == j or abs(pj.v - pi.v) > 0.45 * (pi.box_size + pj.box_size) / 2:
+                continue
+            du = abs(pj.u - pi.u)
+            if du < 0.5 * (pi.box_size + pj.box_size) / 2:
+                continue
+            units = (_length(pi.sideways) + _length(pj.sideways)) / 2
+            best = min(best, du / units)
+        if math.isfinite(best):
+            spacing[i] = best
+    centres = np.array([p.centre for p in places])
+    fallback = np.array([p.box_size for p in places]) * 0.85
+    for i, p in enumerate(places):
+        order = np.argsort(np.hypot(*(centres - centres[i]).T))[:5]
+        vals = [spacing[k] for k in order if np.isfinite(spacing[k]) and spacing[k] < 1.6 * fallback[k]]
+        p.pitch = float(np.median(vals)) if vals else float(fallback[i])
+
+
+def _length(sideways: bool) -> float:
+    return SIDEWAYS_LENGTH if sideways else 1.0
+
+
+def _tight_groups(places: list[_Place]) -> list[list[int]]:
+    n = len(places)
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i in range(n):
+        best: dict[int, tuple[float, int]] = {}
+        for j in range(n):
+            if i == j:
+                continue
+            pi, pj = places[i], places[j]
+            du, dv = pj.u - pi.u, pj.v - pi.v
+            if abs(dv) > 0.45 * (pi.box_size + pj.box_size) / 2:
+                continue
+            gap = abs(du) - (pi.along + pj.along) / 2
+            scale = (pi.pitch + pj.pitch) / 2
+            if -0.45 * scale <= gap <= GAP * scale:
+                side = 1 if du > 0 else -1
+                if side not in best or abs(du) < best[side][0]:
+                    best[side] = (abs(du), j)
+        for _, j in best.values():
+            parent[find(i)] = find(j)
+    comps: dict[int, list[int]] = {}
+    for i in range(n):
+        comps.setdefault(find(i), []).append(i)
+    return [sorted(c, key=lambda k: places[k].u) for c in comps.values()]
+
+
+def _mark_sideways(places: list[_Place], groups: list[list[int]], u: np.ndarray) -> None:
+    """The detector's flags, checked against the neighbours in groups of 3 or 4: a missing flag is
+    recovered where one box's long side clearly runs along the row while the others' run across, and of
+    several flags in one such group only the clearest is kept."""
+    ratios = []
+    for p in places:
+        w, h = p.det.width, p.det.height
+        along = abs(w * u[0]) + abs(h * u[1])
+        across = abs(w * u[1]) + abs(h * u[0])
+        ratios.append(along / max(across, 1e-6))
+    angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
+    readable = min(angle, 90 - angle) < 25  # boxes near the axes show which way a tile lies
+    for g in groups:
+        if len(g) not in (3, 4) or any(places[k].is_back for k in g):
+            continue
+        rel = {k: ratios[k] / max(float(np.median([ratios[j] for j in g if j != k])), 1e-6) for k in g}
+        flagged = [k for k in g if places[k].sideways]
+        if not flagged and readable:
+            best = max(g, key=lambda k: rel[k])
+            if rel[best] >= 1.5 and all(rel[k] <= 1.2 for k in g if k != best):
+                places[best].sideways = True
+        elif len(flagged) > 1:
+            keep = max(flagged, key=lambda k: rel[k])
+            if readable and rel[keep] >= 1.3 and all(rel[k] <= 1.15 for k in flagged if k != keep):
+                for k in flagged:
+                    places[k].sideways = k == keep
+
+
+def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
+    """A single sideways tile right across from a meld's sideways tile with its code is that kong's
+    fourth tile, laid beside it instead of on it."""
+    singles = [g for g in groups if len(g) == 1]
+    used: set[int] = set()
+    for g in groups:
+        if len(g) != 3:
+            continue
+        side = [k for k in g if places[k].sideways and not places[k].extra]
+        if len(side) != 1:
+            continue
+        host = places[side[0]]
+        for s in singles:
+            k = s[0]
+            if k in used:
+                continue
+            p = places[k]
+            if p.det.is_back or p.det.code != host.det.code:
+                continue
+            du, dv = p.u - host.u, p.v - host.v
+            scale = (p.pitch + host.pitch) / 2
+            if abs(du) < 0.4 * host.along and 0.7 * scale <= abs(dv) <= 1.45 * scale:
+                host.extra.append(p.index)
+                used.add(k)
+                break
+    return [g for g in groups if not (len(g) == 1 and g[0] in used)]
+
+
+def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
+    """How far place k's centre lies across the line fitted through the row (in its across sizes)."""
+    us = np.array([places[i].u for i in row])
+    vs = np.array([places[i].v for i in row])
+    if len(row) >= 2 and np.ptp(us) > 1e-6:
+        slope, icpt = np.polyfit(us, vs, 1)
+    else:
+        slope, icpt = 0.0, float(vs.mean())
+    p = places[k]
+    return abs(p.v - (slope * p.u + icpt)) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
+
+
+@dataclass
+class _MeldRead:
+    group: list[int]  # places in u order
+    kind: str  # "exposed", "concealed", "plain"
+    meld: Meld | None = None  # built once the direction is known
+    down_all: bool = False
+
+
+def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
+          u: np.ndarray, v: np.ndarray) -> Reading:
+    tiles = b.dets.tiles
+    meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
+                or (len(g) >= 3 and any(places[k].sideways for k in g))]
+    plain = [g for g in groups if g not in meldlike]
+    for g in plain:
+        for k in g:
+            places[k].sideways = False  # a lone or paired tile's shape says nothing of a claim
+
+    # the concealed row: the largest plain group; its collinear neighbours
+    concealed: list[int] = []
+    winning: int | None = None
+    win_side = 0
+    stray: list[list[int]] = []
+    candidates: list[tuple[int, int]] = []  # (place, side)
+    if plain:
+        plain.sort(key=lambda g: (-len(g), -float(np.mean([places[k].centre[1] for k in g]))))
+        row = list(plain[0])
+        rest = plain[1:]
+        merged = True
+        while merged:  # split pieces of the row (same line, size >= 2, close) join it
+            merged = False
+            for g in rest:
+                if len(g) >= 2 and all(_line_offset(places, row, k) < 0.6 for k in g) and \
+                        _row_gap(places, row, g) < 1.2:
+                    row = sorted(row + g, key=lambda k: places[k].u)
+                    rest.remove(g)
+                    merged = True
+                    break
+        concealed = row
+        for g in rest:
+            if len(g) == 1 and _line_offset(places, row, g[0]) < 0.6:
+                gap = _row_gap(places, row, g)
+                if gap < 3.0:
+                    side = 1 if places[g[0]].u > places[row[-1]].u else -1
+                    candidates.append((g[0], side))
+                    continue
+            stray.append(g)
+        sides = {s for _, s in candidates}
+        if len(candidates) == 1:
+            winning, win_side = candidates[0]
+        elif len(candidates) == 2 and len(sides) == 2 and len(concealed) == 1:
+            # one tile and the winning tile, both alone: the pair of a four-meld hand
+            pass
+        else:
+            stray.extend([[k] for k, _ in candidates])
+            candidates = []
+
+    # melds' shapes (direction-free)
+    reads = [_MeldRead(g, "concealed" if any(places[k].is_back for k in g) else "exposed") for g in meldlike]
+    # plain groups apart from the row that form a meld by their tiles: a meld without its sideways tile
+    leftover: list[list[int]] = []
+    for g in stray:
+        codes = [places[k].det.code for k in g]
+        if len(g) in (3, 4) and _meld_kind(codes) is not None:
+            reads.append(_MeldRead(g, "plain"))
+        else:
+            leftover.append(g)
+
+    # 5. the reading direction
+    evidence, strong = 0.0, False
+    if winning is not None:
+        evidence += 3.0 * win_side
+        strong = True
+    for r in reads:
+        if r.kind != "exposed":
+            continue
+        order = r.group
+        codes = [places[k].det.code for k in order]
+        side = [i for i, k in enumerate(order) if places[k].sideways]
+        if len(order) == 3 and len(side) == 1 and _meld_kind(codes) is MeldKind.CHOW and not places[order[side[0]]].extra:
+            if side[0] == 0:
+                evidence += 2.0
+                strong = True
+            elif side[0] == 2:
+                evidence -= 2.0
+                strong = True
+    weak = 0.0
+    if abs(u[0]) > 0.6:
+        weak += 0.5 * (1 if u[0] > 0 else -1)  # a photo taken from the player's side reads left to right
+    if len(concealed) >= 4:
+        idx = [places[k].det.code.index for k in concealed if not places[k].is_back]
+        up = sum(1 for x, y in zip(idx, idx[1:]) if y > x)
+        down = sum(1 for x, y in zip(idx, idx[1:]) if y < x)
+        if abs(up - down) >= 3:
+            weak += 0.6 * (1 if up > down else -1)
+    total = evidence + weak
+    sign = 1 if total > 0 else -1 if total < 0 else 1
+    direction = tuple(float(x) for x in (u * sign))
+    ambiguous = not strong or (evidence != 0 and abs(evidence) < 2.0)
+
+    # the pair of a four-meld hand: both alone; the winning one is the right one
+    if winning is None and len(candidates) == 2:
+        right = max(candidates, key=lambda c: c[1] * sign)
+        winning = right[0]
+        concealed = sorted(concealed + [c[0] for c in candidates if c[0] != winning], key=lambda k: places[k].u)
+
+    # 6. melds in reading order (along the meld row), with directions
+    reads.sort(key=lambda r: sign * float(np.mean([places[k].u for k in r.group])))
+    melds: list[tuple[Meld, _MeldRead, str]] = []
+    direction_matters = False
+    kong_question: _MeldRead | None = None
+    for r in reads:
+        order = r.group if sign > 0 else r.group[::-1]
+        built = _build_meld(b, places, order, r)
+        if built is None:
+            for k in r.group:
+                b.ignore(places[k].index, "it lies in a group that does not form a meld")
+                for e in places[k].extra:
+                    b.ignore(e, "it lies in a group that does not form a meld")
+            b.questions.append(Question(
+                f"meld-{len(b.questions) + 1}",
+                "These tiles lie together like a meld but do not form one: "
+                + " ".join(_label(places[k]) for k in order) + ". Please correct the hand."))
+            continue
+        meld, how, depends = built
+        direction_matters |= depends
+        if meld is None:  # all four face down
+            kong_question = r
+            melds.append((None, r, how))  # type: ignore[arg-type]
+            continue
+        melds.append((meld, r, how))
+
+    for g in leftover:
+        for k in g:
+            b.ignore(places[k].index, "it lies apart from the concealed row and the melds")
+            for e in places[k].extra:
+                b.ignore(e, "it lies apart from the concealed row and the melds")
+
+    # 7. the winning tile, the hand, the questions
+    concealed_tiles = [places[k].det.code for k in concealed]
+    for k in concealed:
+        if places[k].is_back:
+            b.ignore(places[k].index, "a face-down tile among the standing tiles: it is not part of a concealed kong")
+    concealed_tiles = [t for t in concealed_tiles if t != BACK]
+    win_tile = places[winning].det.code if winning is not None and not places[winning].is_back else None
+    flower_tiles = [tiles[i].code for i in flowers]
+
+    def make(melds_now: list[Meld], win: Tile | None, extra_standing: Sequence[Tile] = ()) -> Hand:
+        standing = list(concealed_tiles) + list(extra_standing)
+        return Hand(concealed=tuple(standing), melds=tuple(melds_now), winning_tile=win, flowers=tuple(flower_tiles))
+
+    known_melds = [m for m, _, _ in melds if m is not None]
+    if kong_question is not None:
+        others_count = Counter(concealed_tiles + ([win_tile] if win_tile else []))
+        for m in known_melds:
+            others_count.update(m.tiles)
+        choices = []
+        for tile in PLAYING_TILES:
+            if others_count[tile]:
+                continue
+            all_melds = [m if m is not None else Meld.kong(tile, concealed=True) for m, _, _ in melds]
+            hand = _attempt(lambda: make(all_melds, win_tile, [win_tile] if win_tile else []))
+            choices.append(Choice(tile.code, hand))
+        b.questions.append(Question("kong-face-down", "All four tiles of a concealed kong lie face down: "
+                                    "which tile is it?", tuple(choices)))
+    final_melds = known_melds if kong_question is None else None
+
+    hand: Hand | None = None
+    if final_melds is not None:
+        if win_tile is None:
+            options = []
+            for tile in sorted(set(concealed_tiles), key=lambda t: t.index):
+                hand_c = _attempt(lambda: Hand(tuple(concealed_tiles), tuple(final_melds), tile, tuple(flower_tiles)))
+                options.append(Choice(tile.code, hand_c))
+            b.questions.append(Question(
+                "winning-tile", "No tile lies apart at the right end of the standing row: which tile was the winning "
+                                "tile?", tuple(options)))
+        else:
+            try:
+                hand = make(final_melds, win_tile, [win_tile])
+            except HandError as error:
+                b.questions.append(Question("hand", f"The tiles read do not make a hand: {error.message} "
+                                                    "Please correct the hand."))
+    if hand is not None and ambiguous and direction_matters:
+        flipped = _flipped(b, places, reads, sign)
+        alt = _attempt(lambda: make(flipped, win_tile, [win_tile])) if flipped is not None else None
+        if alt is not None and alt != hand:
+            b.questions.append(Question(
+                "direction", "Which way does the hand read? The layout does not say which side is the player's, "
+                             "so the melds' claims (left or right) are uncertain.",
+                (Choice("as read (" + _describe_direction(direction) + ")", hand),
+                 Choice("the other way round", alt))))
+    if b.questions and hand is not None and any(q.id in ("hand",) for q in b.questions):
+        hand = None
+
+    # evidence
+    evidence_rows: list[TileEvidence] = []
+    concealed_order = concealed if sign > 0 else concealed[::-1]
+    for pos, k in enumerate(k for k in concealed_order if not places[k].is_back):
+        evidence_rows.append(TileEvidence(places[k].index, places[k].det.code_str, "concealed", pos,
+                                          places[k].det.confidence))
+    if winning is not None:
+        evidence_rows.append(TileEvidence(places[winning].index, places[winning].det.code_str, "winning", 0,
+                                          places[winning].det.confidence))
+    meld_evidence: list[MeldEvidence] = []
+    meld_number = 0
+    for meld, r, how in melds:
+        order = r.group if sign > 0 else r.group[::-1]
+        dets: list[int] = []
+        confs: list[float] = []
+        name = f"meld:{meld_number}" if meld is not None else "meld:?"
+        pos = 0
+        for k in order:
+            p = places[k]
+            code = meld.tiles[0].code if (meld is not None and meld.kind is not MeldKind.CHOW and p.is_back) \
+                else p.det.code_str
+            evidence_rows.append(TileEvidence(p.index, code, name, pos, p.det.confidence, p.sideways, p.is_back))
+            dets.append(p.index)
+            confs.append(p.det.confidence)
+            pos += 1
+            for e in p.extra:
+                evidence_rows.append(TileEvidence(e, tiles[e].code_str, name, pos, tiles[e].confidence, True,
+                                                  False, True))
+                dets.append(e)
+                confs.append(tiles[e].confidence)
+                pos += 1
+        if meld is not None:
+            factor = 0.8 if (ambiguous and direction_matters) else 1.0
+            if r.kind == "plain":
+                factor = 0.6
+            meld_evidence.append(MeldEvidence(meld, min(confs) * factor, tuple(dets), how))
+            meld_number += 1
+    for pos, i in enumerate(flowers):
+        evidence_rows.append(TileEvidence(i, tiles[i].code_str, "flower", pos, tiles[i].confidence))
+    if ambiguous and not direction_matters:
+        b.notes.append("the reading direction was not clear from the layout, but no meld's claim depends on it")
+    return Reading(hand, tuple(b.questions), tuple(evidence_rows), tuple(meld_evidence),
+                   tuple(sorted(b.ignored, key=lambda x: x.detection)), direction, tuple(b.notes))
+
+
+def _finish(b, hand, *_args) -> Reading:
+    return Reading(hand, tuple(b.questions), (), (), tuple(b.ignored), (1.0, 0.0), tuple(b.notes))
+
+
+def _try_hand(b: _Builder, concealed, melds, win, flowers) -> Hand | None:
+    if not concealed:
+        b.questions.append(Question("hand", "No tiles were found to read a hand from. Please enter the hand."))
+    return None
+
+
+def _attempt(make) -> Hand | None:
+    try:
+        return make()
+    except HandError:
+        return None
+
+
+def _row_gap(places: list[_Place], row: list[int], g: list[int]) -> float:
+    """The gap between a row and a group along the row, in tile sizes (the nearest ends)."""
+    best = math.inf
+    for i in (row[0], row[-1]):
+        for k in (g[0], g[-1]):
+            a, c = places[i], places[k]
+            gap = abs(c.u - a.u) - (a.along + c.along) / 2
+            best = min(best, gap / ((a.size + c.size) / 2))
+    return best
+
+
+def _label(p: _Place) -> str:
+    return p.det.code_str + ("(sideways)" if p.sideways else "")
+
+
+def _describe_direction(direction: tuple[float, float]) -> str:
+    x, y = direction
+    if abs(x) >= abs(y):
+        return "left to right in the photo" if x > 0 else "right to left in the photo"
+    return "top to bottom in the photo" if y > 0 else "bottom to top in the photo"
+
+
+def _meld_kind(codes: Sequence[Any]) -> MeldKind | None:
+    if any(c == BACK for c in codes):
+        return None
+    tiles = sorted(codes, key=lambda t: t.index)
+    if len(tiles) == 4 and all(t == tiles[0] for t in tiles):
+        return MeldKind.KONG
+    if len(tiles) == 3 and all(t == tiles[0] for t in tiles):
+        return MeldKind.PUNG
+    if len(tiles) == 3 and tiles[0].is_numbered and all(
+            t.suit is tiles[0].suit and t.rank == tiles[0].rank + i for i, t in enumerate(tiles)):
+        return MeldKind.CHOW
+    return None
+
+
+def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRead
+                ) -> tuple[Meld | None, str, bool] | None:
+    """The meld of a group in reading order: (meld or None for an all-face-down kong, how, whether its
+    direction depends on the reading direction); None when the group is not a meld."""
+    ps = [places[k] for k in order]
+    if r.kind == "concealed":
+        if len(ps) != 4 or any(p.extra for p in ps):
+            return None
+        faces = [p.det.code for p in ps if not p.is_back]
+        downs = tuple(i for i, p in enumerate(ps) if p.is_back)
+        if not faces:
+            return None, "concealed kong, all four face down", False
+        if any(f != faces[0] for f in faces):
+            return None
+        custom = {(0, 3): "face-down ends", (1, 2): "face-down middles"}.get(downs, "face-down tiles")
+        try:
+            return Meld.kong(faces[0], concealed=True), f"concealed kong, {custom}", False
+        except HandError:
+            return None
+    codes = [p.det.code for p in ps]
+    for p in ps:
+        codes.extend(b.dets.tiles[e].code for e in p.extra)
+    kind = _meld_kind(codes)
+    if kind is None:
+        return None
+    if r.kind == "plain":
+        tile = sorted(codes, key=lambda t: t.index)[0]
+        meld = Meld(kind, tuple(codes))
+        b.questions.append(Question(
+            f"claim-{tile.code}", f"The {kind.value} of {tile.code} shows no sideways tile: is it a declared meld, "
+                                  "and whose discard was claimed?",
+            tuple(Choice(d.value) for d in (Direction.LEFT, Direction.ACROSS, Direction.RIGHT)
+                  if kind is not MeldKind.CHOW or d is Direction.LEFT)))
+        return meld, "exposed meld without a sideways tile (claim unknown)", False
+    side = [i for i, p in enumerate(ps) if p.sideways]
+    if len(side) != 1:
+        return None
+    pos, n = side[0], len(ps)
+    has_extra = bool(ps[pos].extra)
+    if kind is MeldKind.KONG and not has_extra and n != 4:
+        return None
+    last = n - 1
+    claimed = Direction.LEFT if pos == 0 else Direction.RIGHT if pos == last else Direction.ACROSS
+    claimed_tile = ps[pos].det.code
+    depends = claimed is not Direction.ACROSS
+    how = {Direction.LEFT: "claimed from the left (sideways tile first)",
+           Direction.ACROSS: "claimed from across (sideways tile in the middle)",
+           Direction.RIGHT: "claimed from the right (sideways tile last)"}[claimed]
+    if has_extra:
+        how += ", a fourth tile on the sideways one"
+    if kind is MeldKind.CHOW and claimed is not Direction.LEFT:
+        b.questions.append(Question(
+            f"chow-{claimed_tile.code}", f"The chow's sideways tile ({claimed_tile.code}) lies "
+                                         f"{'in the middle' if claimed is Direction.ACROSS else 'on the right'}, "
+                                         "but a chow can only be claimed from the left. Is it read right?",
+            (Choice("yes, claimed from the left"),)))
+        claimed = Direction.LEFT
+    try:
+        return Meld(kind, tuple(codes), claimed=claimed, claimed_tile=claimed_tile), how, depends
+    except HandError:
+        return None
+
+
+def _flipped(b: _Builder, places: list[_Place], reads: list[_MeldRead], sign: int) -> list[Meld] | None:
+    """The melds as they would read the other way round (for the direction question)."""
+    quiet = _Builder(b.dets)
+    out = []
+    for r in sorted(reads, key=lambda r: -sign * float(np.mean([places[k].u for k in r.group]))):
+        order = r.group[::-1] if sign > 0 else r.group
+        built = _build_meld(quiet, places, order, r)
+        if built is None or built[0] is None:
+            return None
+        out.append(built[0])
+    return out
+
+
+__all__ = ["Choice", "Ignored", "MeldEvidence", "Question", "Reading", "TileEvidence", "extents", "group",
+           "row_angle"]

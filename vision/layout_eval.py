@@ -1,0 +1,156 @@
+"""Measuring the grouping stage on rendered photos: detections from a renderer sidecar (the true boxes),
+an exact comparison of a reading with the sidecar's hand, and the error types (`mjscan eval-grouping`).
+
+A hand is read exactly when its standing tiles, every meld (kind, tiles, concealed flag, direction and
+claimed tile), the flowers and the winning tile all match, and no question is left open.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from scorer.codec import hand_from_dict, hand_to_dict
+from scorer.hand import Hand
+from vision.classes import parse_class
+from vision.detections import Detection, Detections
+
+
+def sidecar_detections(sidecar: Mapping[str, Any], *, labelled_only: bool = True) -> Detections:
+    """The true boxes of a sidecar as Detections (confidence 1; face-down tiles as ``back``)."""
+    image = sidecar["image"]
+    tiles = []
+    for tile in sidecar["tiles"]:
+        if tile.get("box") is None or (labelled_only and not tile.get("labelled", True)):
+            continue
+        code = "back" if tile.get("face_down") else tile["class"]
+        tiles.append(Detection(parse_class(code), tuple(tile["box"]), 1.0, bool(tile.get("sideways"))))
+    return Detections(int(image["width"]), int(image["height"]), tuple(tiles))
+
+
+def complete(sidecar: Mapping[str, Any]) -> bool:
+    """Whether every tile of the hand is labelled (in the photo, at least 40 % of its face visible)."""
+    return all(t.get("labelled", True) for t in sidecar["tiles"] if t["group"]["kind"] != "other")
+
+
+def _norm(hand: Hand) -> dict[str, Any]:
+    data = hand_to_dict(hand)
+    data.pop("context", None)
+    data["melds"] = sorted(data["melds"], key=lambda m: json.dumps(m, sort_keys=True))
+    return data
+
+
+def errors(reading: Any, truth: Hand) -> list[str]:
+    """The error types of a reading against the true hand ([] when read exactly)."""
+    found: list[str] = []
+    hand = reading.hand
+    if reading.questions:
+        found.append("question asked")
+    if hand is None:
+        if not reading.questions:
+            found.append("no hand")
+        return found
+    want, got = _norm(truth), _norm(hand)
+    if want == got:
+        return found
+    if sorted(want["flowers"]) != sorted(got["flowers"]):
+        found.append("wrong flowers")
+    if want["winning_tile"] != got["winning_tile"]:
+        found.append("wrong winning tile")
+    if len(want["melds"]) != len(got["melds"]):
+        kongs_w = sum(m["kind"] == "kong" for m in want["melds"])
+        kongs_g = sum(m["kind"] == "kong" for m in got["melds"])
+        found.append("missed kong" if kongs_g < kongs_w else "meld split or merged")
+    else:
+        strip = lambda ms, keys: sorted(json.dumps({k: m.get(k) for k in keys}, sort_keys=True) for m in ms)  # noqa
+        if strip(want["melds"], ("kind", "tiles", "concealed")) != strip(got["melds"], ("kind", "tiles", "concealed")):
+            kongs_w = sum(m["kind"] == "kong" for m in want["melds"])
+            kongs_g = sum(m["kind"] == "kong" for m in got["melds"])
+            found.append("missed kong" if kongs_g < kongs_w else "wrong meld")
+        elif strip(want["melds"], ("kind", "tiles", "concealed", "claimed")) != \
+                strip(got["melds"], ("kind", "tiles", "concealed", "claimed")):
+            found.append("wrong direction")
+        else:
+            found.append("wrong claimed tile")
+    if sorted(want["concealed"]) != sorted(got["concealed"]) and not found:
+        found.append("wrong standing tiles")
+    return found or ["other difference"]
+
+
+@dataclass
+class GroupingReport:
+    photos: int = 0
+    exact: int = 0
+    complete_photos: int = 0
+    complete_exact: int = 0
+    errors: Counter = field(default_factory=Counter)
+    complete_errors: Counter = field(default_factory=Counter)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, name: str, sidecar: Mapping[str, Any], reading: Any) -> None:
+        truth = hand_from_dict(sidecar["hand"])
+        found = errors(reading, truth)
+        whole = complete(sidecar)
+        self.photos += 1
+        self.complete_photos += whole
+        if not found:
+            self.exact += 1
+            self.complete_exact += whole
+        for e in found:
+            self.errors[e] += 1
+            if whole:
+                self.complete_errors[e] += 1
+        if found:
+            self.failures.append({"photo": name, "complete": whole, "errors": found,
+                                  "scene": {k: sidecar.get("scene", {}).get(k) for k in ("melds", "meld_styles")},
+                                  "roll_deg": sidecar.get("scene", {}).get("camera", {}).get("roll_deg")})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"photos": self.photos, "exact": self.exact, "exact_share": _share(self.exact, self.photos),
+                "complete_photos": self.complete_photos, "complete_exact": self.complete_exact,
+                "complete_exact_share": _share(self.complete_exact, self.complete_photos),
+                "errors": dict(self.errors.most_common()), "complete_errors": dict(self.complete_errors.most_common()),
+                "failures": self.failures}
+
+    def summary(self, title: str) -> str:
+        lines = [f"{title}: {self.exact}/{self.photos} hands read exactly ({100 * _share(self.exact, self.photos):.1f} %)",
+                 f"  photos showing every tile of the hand: {self.complete_exact}/{self.complete_photos} "
+                 f"({100 * _share(self.complete_exact, self.complete_photos):.1f} %)"]
+        for name, count in self.errors.most_common():
+            lines.append(f"  {name}: {count} (on complete photos: {self.complete_errors[name]})")
+        return "\n".join(lines)
+
+
+def _share(a: int, b: int) -> float:
+    return round(a / b, 4) if b else 0.0
+
+
+def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
+                    detect: Callable[[Path], Detections] | None = None, limit: int | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> GroupingReport:
+    """Group every photo of a renderer folder (sidecars/*.json) from the true boxes, or from ``detect``."""
+    folder = Path(folder)
+    sidecars = sorted((folder / "sidecars").glob("*.json"))
+    if not sidecars:
+        raise ValueError(f"'{folder}' has no sidecars/*.json (render it with 'mjscan synth').")
+    if limit:
+        sidecars = sidecars[:limit]
+    report = GroupingReport()
+    for n, path in enumerate(sidecars, 1):
+        sidecar = json.loads(path.read_text())
+        if detect is None:
+            detections = sidecar_detections(sidecar)
+        else:
+            detections = detect(folder / "images" / sidecar["image"]["file"])
+        report.add(path.stem, sidecar, group(detections))
+        if progress:
+            progress(n, len(sidecars))
+    return report
+
+
+def iter_sidecars(folder: str | Path) -> Iterable[tuple[str, dict[str, Any]]]:
+    for path in sorted((Path(folder) / "sidecars").glob("*.json")):
+        yield path.stem, json.loads(path.read_text())

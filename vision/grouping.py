@@ -183,6 +183,7 @@ class _Place:
     extra: list[int] = field(default_factory=list)  # detections on top / beside (a kong's fourth tile)
     sideways: bool = False
     pitch: float = 0.0  # the local upright tile width along the row
+    box_along: float | None = None  # the box's extent along the row, where the row runs near an axis
     u: float = 0.0
     v: float = 0.0
 
@@ -192,6 +193,8 @@ class _Place:
 
     @property
     def along(self) -> float:
+        if self.box_along is not None:
+            return self.box_along
         return self.pitch * _length(self.sideways)
 
     @property
@@ -317,6 +320,10 @@ def group(detections: Detections) -> Reading:
         p.sideways = p.det.sideways or bool(p.extra)
 
     # 3. tight groups, by gaps measured against the local tile width
+    angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
+    if min(angle, 90 - angle) < AXIS_DEGREES:  # the boxes' own extents along the row are good
+        for p in places:
+            p.box_along = abs(p.det.width * u[0]) + abs(p.det.height * u[1])
     _pitches(places)
     groups = _tight_groups(places)
 
@@ -343,6 +350,8 @@ def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
     return kept
 
 
+AXIS_DEGREES = 3.0
+"""Rows within this angle of the photo's axes are measured with the boxes' own extents."""
 SIDEWAYS_LENGTH = 1.3
 """A sideways tile's length along the row, in upright tile widths (the tile's height over its width)."""
 
@@ -365,11 +374,12 @@ def _pitches(places: list[_Place]) -> None:
         if math.isfinite(best):
             spacing[i] = best
     centres = np.array([p.centre for p in places])
-    fallback = np.array([p.box_size for p in places]) * 0.85
+    sizes = np.array([p.box_size for p in places])
+    relative = spacing / sizes  # per box size, so that the median follows perspective
     for i, p in enumerate(places):
         order = np.argsort(np.hypot(*(centres - centres[i]).T))[:5]
-        vals = [spacing[k] for k in order if np.isfinite(spacing[k]) and spacing[k] < 1.6 * fallback[k]]
-        p.pitch = float(np.median(vals)) if vals else float(fallback[i])
+        vals = [relative[k] for k in order if np.isfinite(relative[k]) and relative[k] < 1.4]
+        p.pitch = float(sizes[i] * (np.median(vals) if vals else 0.85))
 
 
 def _length(sideways: bool) -> float:
@@ -517,17 +527,21 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                     break
         concealed = row
         for g in rest:
-            if len(g) == 1 and _line_offset(places, row, g[0]) < 0.6:
+            if len(g) == 1 and _line_offset(places, row, g[0]) < 1.0:
                 gap = _row_gap(places, row, g)
                 if gap < 3.0:
                     side = 1 if places[g[0]].u > places[row[-1]].u else -1
                     candidates.append((g[0], side))
                     continue
             stray.append(g)
+        if len(concealed) == 1 and len(candidates) == 1:
+            # one tile and the winning tile, both alone (a four-meld hand): which is which waits for the direction
+            candidates = [(concealed[0], -candidates[0][1]), candidates[0]]
+            concealed = []
         sides = {s for _, s in candidates}
         if len(candidates) == 1:
             winning, win_side = candidates[0]
-        elif len(candidates) == 2 and len(sides) == 2 and len(concealed) == 1:
+        elif len(candidates) == 2 and len(sides) == 2 and not concealed:
             # one tile and the winning tile, both alone: the pair of a four-meld hand
             pass
         else:

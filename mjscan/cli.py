@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_synth(commands)
     _add_serve(commands)
     _add_vision(commands)
+    _add_grouping(commands)
     return parser
 
 
@@ -785,3 +786,246 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
         sys.stdout.write(f"report: {out / 'report.json'}; confusion matrix: {out / 'confusion.png'}\n")
     return EXIT_OK
 
+
+
+# --------------------------------------------------------------------------------------------------
+# mjscan read, mjscan scan, mjscan eval-grouping (vision.grouping: detections to a hand)
+
+_CONTEXT_FLAGS = ("self_drawn", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer",
+                  "first_turn")
+
+
+def _add_grouping(commands: Any) -> None:
+    read = commands.add_parser(
+        "read", help="read the hand in a photo (detector + grouping)",
+        description="Detect the tiles in a photo and group them into a hand as the camera guide lays it out: "
+                    "the standing row, the winning tile set apart at its right end, each declared meld with its "
+                    "claimed tile sideways, concealed kongs with face-down tiles, flowers apart. Prints the hand "
+                    "in notation, each tile's confidence, and the questions the layout leaves open.",
+        epilog="Exit status 2 when no model is shipped (models/*.onnx), the photo cannot be read, or the reading "
+               "leaves questions open.")
+    read.add_argument("photo", metavar="PHOTO", help="a photo file (JPEG, PNG, HEIC, ...)")
+    read.add_argument("--json", action="store_true",
+                      help='print {"detection": ..., "reading": ...} (the spec\'s detection JSON and the reading)')
+    read.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
+    read.add_argument("--conf", type=float, default=None, metavar="C", help="confidence threshold (default 0.25)")
+    read.add_argument("--draw", metavar="OUT.jpg", help="also write the photo with the groups drawn, coloured by meld")
+    read.set_defaults(run=cmd_read)
+
+    scan = commands.add_parser(
+        "scan", help="read the hand in a photo and score it",
+        description="Read the hand in a photo (as 'mjscan read') and score it under a rule set. Questions the "
+                    "layout leaves open are answered with --answer ID=CHOICE (a choice's label, its start, or its "
+                    "number from 1).")
+    scan.add_argument("photo", metavar="PHOTO", help="a photo file")
+    scan.add_argument("--rules", default="mcr", metavar="RULES", help="rule set (default: mcr)")
+    scan.add_argument("--json", action="store_true", help='print {"detection", "reading", "hand", "score"} as JSON')
+    scan.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
+    scan.add_argument("--conf", type=float, default=None, metavar="C", help="confidence threshold (default 0.25)")
+    scan.add_argument("--answer", action="append", default=[], metavar="ID=CHOICE",
+                      help="answer one of the reading's questions (repeat for several)")
+    for flag in _CONTEXT_FLAGS:
+        scan.add_argument(f"--{flag.replace('_', '-')}", action="store_true", dest=flag,
+                          help=f"context: {flag}")
+    scan.add_argument("--seat", default=None, metavar="WIND", help="seat wind E, S, W or N (default E)")
+    scan.add_argument("--prevalent", default=None, metavar="WIND", help="prevalent wind E, S, W or N (default E)")
+    scan.set_defaults(run=cmd_scan)
+
+    evaluate = commands.add_parser(
+        "eval-grouping", help="measure the grouping on rendered photos (mjscan synth sidecars)",
+        description="Group every photo of a renderer folder from its TRUE boxes (the sidecars' tile boxes, "
+                    "classes and sideways flags; face-down tiles as 'back'), and with --detector from the shipped "
+                    "detector's boxes, and report the share of hands read exactly (standing tiles, every meld's "
+                    "kind, tiles, concealed flag and direction, flowers, winning tile, no question left) with "
+                    "counts per error type.")
+    evaluate.add_argument("data", metavar="DIR", help="a folder made by 'mjscan synth' (sidecars/, images/)")
+    evaluate.add_argument("--detector", action="store_true", help="also read with the detector in the loop")
+    evaluate.add_argument("--model", metavar="PATH", help="the ONNX model for --detector")
+    evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos")
+    evaluate.add_argument("--json", action="store_true", help="print the report(s) as JSON")
+    evaluate.set_defaults(run=cmd_eval_grouping)
+
+
+def _shipped_model(model: str | None) -> str | None:
+    """The model path to use, or None (with a message) when there is none."""
+    from pathlib import Path
+
+    if model is not None:
+        if not os.path.isfile(model):
+            _err(f"No model at '{model}'.")
+            return None
+        return model
+    models = Path(__file__).resolve().parent.parent / "models"
+    preferred = models / "detector.onnx"
+    found = [preferred] if preferred.is_file() else sorted(models.glob("*.onnx"))
+    if not found:
+        _err(f"No detector model is shipped yet: {models} holds no .onnx file. Train one with 'mjscan train' "
+             "(see models/README.md) or pass --model PATH.")
+        return None
+    return str(found[0])
+
+
+def _read_photo(args: argparse.Namespace) -> tuple[Any, Any, Any] | None:
+    """(image, detections, reading), or None after saying why."""
+    model = _shipped_model(args.model)
+    if model is None:
+        return None
+    try:
+        detector = _load_detector(model, args.conf)
+    except InputError as error:
+        _err(error.message)
+        return None
+    from vision.detector import DetectorError, load_image
+    from vision.grouping import group
+
+    try:
+        image = load_image(args.photo)
+        detections = detector.detect(image)
+    except DetectorError as error:
+        _err(str(error))
+        return None
+    return image, detections, group(detections)
+
+
+def format_reading(reading: Any) -> str:
+    """The hand in notation, each tile with its confidence, and the open questions."""
+    from scorer.notation import format_hand
+
+    lines = [f"hand: {format_hand(reading.hand)}" if reading.hand is not None else "hand: (not read)"]
+    for tile in reading.tiles:
+        marks = "".join([" sideways" if tile.sideways else "", " face-down" if tile.face_down else "",
+                         " on top" if tile.on_top else ""])
+        lines.append(f"  {tile.group:<10} {tile.position:>2}  {tile.code:>4}  {tile.confidence:.2f}{marks}")
+    for meld in reading.melds:
+        lines.append(f"  meld {' '.join(t.code for t in meld.meld.tiles)}: {meld.how} (confidence {meld.confidence:.2f})")
+    for ignored in reading.ignored:
+        lines.append(f"  ignored detection {ignored.detection} ({ignored.code}): {ignored.reason}")
+    for q in reading.questions:
+        lines.append(f"question {q.id}: {q.text}")
+        for n, choice in enumerate(q.choices, 1):
+            lines.append(f"    {n}) {choice.label}")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    done = _read_photo(args)
+    if done is None:
+        return EXIT_INVALID
+    image, detections, reading = done
+    if args.json:
+        _print_json({"detection": detections.to_dict(), "reading": reading.to_dict()})
+    else:
+        sys.stdout.write(format_reading(reading))
+    if args.draw:
+        from vision.layout_draw import save_reading
+
+        try:
+            save_reading(image, detections, reading, args.draw)
+        except (OSError, ValueError) as error:
+            _err(f"Cannot write the drawing '{args.draw}': {error}.")
+            return EXIT_INVALID
+    return EXIT_OK if reading.hand is not None and not reading.questions else EXIT_INVALID
+
+
+def _scan_context(args: argparse.Namespace) -> dict[str, Any]:
+    context: dict[str, Any] = {flag: True for flag in _CONTEXT_FLAGS if getattr(args, flag, False)}
+    if args.seat is not None:
+        context["seat_wind"] = args.seat
+    if args.prevalent is not None:
+        context["prevalent_wind"] = args.prevalent
+    return context
+
+
+def _parse_answers(items: list[str]) -> dict[str, str]:
+    answers = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError("bad_answer", f"--answer takes ID=CHOICE, not {item!r}.")
+        answers[key.strip()] = value.strip()
+    return answers
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from scorer.hand import Context
+
+    try:
+        rule_set = get_rule_set(args.rules)
+        answers = _parse_answers(args.answer)
+        context = Context.from_dict(_scan_context(args))
+    except KeyError as error:
+        _err(error.args[0])
+        return EXIT_INVALID
+    except (InputError, HandError) as error:
+        _err(error.message)
+        return EXIT_INVALID
+    done = _read_photo(args)
+    if done is None:
+        return EXIT_INVALID
+    _image, detections, reading = done
+    try:
+        hand, open_questions = reading.answer(answers)
+    except ValueError as error:
+        _err(str(error))
+        return EXIT_INVALID
+    if hand is None or open_questions:
+        if args.json:
+            _print_json({"detection": detections.to_dict(), "reading": reading.to_dict(), "hand": None, "score": None})
+        else:
+            sys.stdout.write(format_reading(reading))
+        _err("the photo leaves questions open: answer them with --answer ID=CHOICE"
+             if open_questions else "no hand could be read from the photo")
+        return EXIT_INVALID
+    hand = replace(hand, context=context)
+    result, internal = _score_text(rule_set, lambda: hand)
+    if internal:
+        _err(result.error.message)
+        return EXIT_INTERNAL
+    if args.json:
+        from scorer.codec import hand_to_dict
+
+        _print_json({"detection": detections.to_dict(), "reading": reading.to_dict(), "hand": hand_to_dict(hand),
+                     "score": result.to_dict()})
+    else:
+        from scorer.notation import format_hand
+
+        sys.stdout.write(f"hand: {format_hand(hand)}\n")
+        if result.items or result.settlement or result.valid:
+            sys.stdout.write(format_table(result, title=getattr(rule_set, "title", rule_set.name)))
+    if not result.valid:
+        _err(result.error.message if result.error is not None else "The hand is not valid.")
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+def cmd_eval_grouping(args: argparse.Namespace) -> int:
+    from vision.grouping import group
+    from vision.layout_eval import evaluate_folder
+
+    if not os.path.isdir(os.path.join(args.data, "sidecars")):
+        _err(f"'{args.data}' has no sidecars/ folder: render one with 'mjscan synth --kinds guide ...'.")
+        return EXIT_INVALID
+    reports = {}
+    try:
+        reports["true_boxes"] = evaluate_folder(args.data, group, limit=args.limit)
+        if args.detector:
+            model = _shipped_model(args.model)
+            if model is None:
+                return EXIT_INVALID
+            detector = _load_detector(model, None)
+            reports["detector"] = evaluate_folder(args.data, group, detect=detector.detect, limit=args.limit)
+    except InputError as error:
+        _err(error.message)
+        return EXIT_INVALID
+    except ValueError as error:
+        _err(str(error))
+        return EXIT_INVALID
+    if args.json:
+        _print_json({name: report.to_dict() for name, report in reports.items()})
+    else:
+        titles = {"true_boxes": "from the true boxes", "detector": "with the detector in the loop"}
+        for name, report in reports.items():
+            sys.stdout.write(report.summary(titles[name]) + "\n")
+    return EXIT_OK

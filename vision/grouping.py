@@ -158,6 +158,28 @@ class Reading:
                 return q
         return None
 
+    def answer(self, answers: dict[str, str]) -> tuple[Hand | None, tuple[Question, ...]]:
+        """The hand after the player's answers (question id -> a choice's label, a label's start, or its
+        number from 1), and the questions still open. Raises ValueError for an unknown id or choice."""
+        hand = self.hand
+        open_questions = []
+        for q in self.questions:
+            if q.id not in answers:
+                open_questions.append(q)
+                continue
+            choice = _pick(q, answers[q.id])
+            if choice.hand is not None:
+                hand = choice.hand
+            elif q.id.startswith("claim-") and hand is not None:
+                hand = _with_claim(hand, q.id[len("claim-"):], Direction.parse(choice.label))
+        unknown = set(answers) - {q.id for q in self.questions}
+        if unknown:
+            raise ValueError(f"no question has the id {sorted(unknown)[0]!r}; the questions are: "
+                             + (", ".join(q.id for q in self.questions) or "none"))
+        if hand is None and not open_questions:
+            raise ValueError("the answers do not give a whole hand; please enter the hand by hand")
+        return hand, tuple(open_questions)
+
     def to_dict(self) -> dict[str, Any]:
         return {"hand": hand_to_dict(self.hand) if self.hand is not None else None,
                 "questions": [q.to_dict() for q in self.questions],
@@ -167,6 +189,30 @@ class Reading:
                 "direction": [round(self.direction[0], 4), round(self.direction[1], 4)],
                 "confidence": round(self.confidence, 4),
                 "notes": list(self.notes)}
+
+
+def _pick(q: Question, text: str) -> Choice:
+    text = str(text).strip()
+    if text.isdigit() and 1 <= int(text) <= len(q.choices):
+        return q.choices[int(text) - 1]
+    for choice in q.choices:
+        if choice.label == text:
+            return choice
+    starts = [c for c in q.choices if c.label.lower().startswith(text.lower())] if text else []
+    if len(starts) == 1:
+        return starts[0]
+    raise ValueError(f"{text!r} is not a choice of question {q.id!r}: "
+                     + ", ".join(f"{i + 1}) {c.label}" for i, c in enumerate(q.choices)))
+
+
+def _with_claim(hand: Hand, code: str, direction: Direction) -> Hand:
+    melds = []
+    for m in hand.melds:
+        if m.claimed is None and not m.concealed and m.tiles[0].code == code:
+            tile = m.tiles[1] if m.kind is MeldKind.CHOW else m.tiles[0]
+            m = Meld(m.kind, m.tiles, claimed=direction, claimed_tile=tile)
+        melds.append(m)
+    return Hand(hand.concealed, tuple(melds), hand.winning_tile, hand.flowers, hand.context)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""Drawing a reading on its photo (``mjscan read --draw out.jpg``): each tile's box coloured by its group
+(standing row, winning tile, each meld, flowers; ignored detections grey and dashed), sideways tiles
+marked with a bar along their long side, the tile's code and place in its group."""
+
+from __future__ import annotations
+
+import os
+
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.detections import Detections
+
+_MELD_COLOURS = [(220, 40, 40), (40, 90, 220), (150, 60, 170), (0, 150, 150), (200, 120, 0)]
+_GROUP_COLOURS = {"concealed": (20, 150, 60), "winning": (240, 200, 0), "flower": (230, 120, 200)}
+
+
+def _colour(group: str) -> tuple[int, int, int]:
+    if group.startswith("meld:"):
+        tail = group[5:]
+        return _MELD_COLOURS[int(tail) % len(_MELD_COLOURS)] if tail.isdigit() else (0, 0, 0)
+    return _GROUP_COLOURS.get(group, (120, 120, 120))
+
+
+def draw_reading(image: Image.Image, detections: Detections, reading) -> Image.Image:
+    out = image.convert("RGB").copy()
+    draw = ImageDraw.Draw(out)
+    scale = max(out.size) / 1000
+    width = max(2, int(round(3 * scale)))
+    try:
+        font = ImageFont.load_default(size=max(10, int(14 * scale)))
+    except TypeError:
+        font = ImageFont.load_default()
+    for ignored in reading.ignored:
+        box = detections.tiles[ignored.detection].box
+        draw.rectangle(box, outline=(128, 128, 128), width=max(1, width // 2))
+        draw.text((box[0], box[3] + 2), f"{ignored.code} ignored", fill=(128, 128, 128), font=font)
+    for tile in reading.tiles:
+        x1, y1, x2, y2 = detections.tiles[tile.detection].box
+        colour = _colour(tile.group)
+        draw.rectangle((x1, y1, x2, y2), outline=colour, width=width)
+        if tile.sideways:  # a bar along the long side
+            if x2 - x1 >= y2 - y1:
+                draw.rectangle((x1, y1, x2, y1 + width * 2), fill=colour)
+            else:
+                draw.rectangle((x1, y1, x1 + width * 2, y2), fill=colour)
+        label = f"{tile.group} {tile.code}{' sideways' if tile.sideways else ''}{' down' if tile.face_down else ''}"
+        left, top, right, bottom = draw.textbbox((x1, y2 + 2), label, font=font)
+        draw.rectangle((left - 1, top - 1, right + 1, bottom + 1), fill=colour)
+        draw.text((x1, y2 + 2), label, fill="white", font=font)
+    return out
+
+
+def save_reading(image: Image.Image, detections: Detections, reading, path: str | os.PathLike[str]) -> None:
+    drawn = draw_reading(image, detections, reading)
+    drawn.save(path, quality=90) if str(path).lower().endswith((".jpg", ".jpeg")) else drawn.save(path)

@@ -419,13 +419,15 @@ def _pitches(places: list[_Place]) -> None:
             best = min(best, du / units)
         if math.isfinite(best):
             spacing[i] = best
-    centres = np.array([p.centre for p in places])
-    sizes = np.array([p.box_size for p in places])
-    relative = spacing / sizes  # per box size, so that the median follows perspective
-    for i, p in enumerate(places):
-        order = np.argsort(np.hypot(*(centres - centres[i]).T))[:5]
-        vals = [relative[k] for k in order if np.isfinite(relative[k]) and relative[k] < 1.4]
-        p.pitch = float(sizes[i] * (np.median(vals) if vals else 0.85))
+    for i, pi in enumerate(places):
+        line = [j for j, pj in enumerate(places)
+                if abs(pj.v - pi.v) <= 0.45 * (pi.box_size + pj.box_size) / 2 and np.isfinite(spacing[j])
+                and spacing[j] < 1.6 * pj.box_size]
+        line.sort(key=lambda j: abs(places[j].u - pi.u))
+        vals = [spacing[j] for j in line[:3]]  # itself and its nearest neighbours on its line
+        pi.pitch = float(np.median(vals)) if vals else 0.85 * pi.box_size
+        if len(line) < 3:  # two tiles alone on a line (the pair of a four-meld hand): their spacing may be a gap
+            pi.pitch = min(pi.pitch, 0.9 * pi.box_size)
 
 
 def _length(sideways: bool) -> float:
@@ -533,6 +535,21 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
     return abs(p.v - (slope * p.u + icpt)) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
 
 
+def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | None:
+    """The end of a row (0 first, -1 last) whose tile lies in another pose than the rest (a winning tile laid
+    flat at the end of a standing row, with hardly a gap), or None."""
+    def ratio(k: int) -> float:
+        w, h = places[k].det.width, places[k].det.height
+        return (abs(w * u[0]) + abs(h * u[1])) / max(abs(w * u[1]) + abs(h * u[0]), 1e-6)
+
+    inner = [ratio(k) for k in row[1:-1]]
+    med = float(np.median(inner))
+    if max(inner) / min(inner) > 1.3:  # the row itself varies: no telling
+        return None
+    odd = [end for end, k in ((0, row[0]), (-1, row[-1])) if max(ratio(k) / med, med / ratio(k)) >= 1.45]
+    return odd[0] if len(odd) == 1 else None
+
+
 @dataclass
 class _MeldRead:
     group: list[int]  # places in u order
@@ -557,6 +574,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
     win_side = 0
     stray: list[list[int]] = []
     candidates: list[tuple[int, int]] = []  # (place, side)
+    gaps: dict[int, float] = {}
     if plain:
         plain.sort(key=lambda g: (-len(g), -float(np.mean([places[k].centre[1] for k in g]))))
         row = list(plain[0])
@@ -578,8 +596,20 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                 if gap < 3.0:
                     side = 1 if places[g[0]].u > places[row[-1]].u else -1
                     candidates.append((g[0], side))
+                    gaps[g[0]] = gap
                     continue
             stray.append(g)
+        if len(candidates) == 2 and len(concealed) >= 2 and candidates[0][1] != candidates[1][1]:
+            # a tile alone at each end: the one set clearly further apart is the winning tile
+            wide, narrow = sorted(candidates, key=lambda c: -gaps[c[0]])
+            if gaps[wide[0]] >= 2 * max(gaps[narrow[0]], 0.05):
+                concealed = sorted(concealed + [narrow[0]], key=lambda k: places[k].u)
+                candidates = [wide]
+        if not candidates and len(concealed) >= 5:
+            end = _pose_apart(places, concealed, u)
+            if end is not None:
+                candidates = [(concealed[end], 1 if end else -1)]
+                concealed = concealed[1:] if end == 0 else concealed[:-1]
         if len(concealed) == 1 and len(candidates) == 1:
             # one tile and the winning tile, both alone (a four-meld hand): which is which waits for the direction
             candidates = [(concealed[0], -candidates[0][1]), candidates[0]]
@@ -590,8 +620,8 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         elif len(candidates) == 2 and len(sides) == 2 and not concealed:
             # one tile and the winning tile, both alone: the pair of a four-meld hand
             pass
-        else:
-            stray.extend([[k] for k, _ in candidates])
+        else:  # no telling which: they stay with the row, and the winning tile is asked
+            concealed = sorted(concealed + [k for k, _ in candidates], key=lambda k: places[k].u)
             candidates = []
 
     # melds' shapes (direction-free)

@@ -365,18 +365,27 @@ def group(detections: Detections) -> Reading:
         p.u, p.v = float(p.centre @ u), float(p.centre @ v)
         p.sideways = p.det.sideways or bool(p.extra)
 
+    # flowers take part in the grouping (one lying in the standing row leaves no hole in it), then leave
+    n_tiles = len(places)
+    for i in flower_dup:
+        places.append(_Place(i, tiles[i], np.array(tiles[i].center, dtype=float)))
+        places[-1].u, places[-1].v = float(places[-1].centre @ u), float(places[-1].centre @ v)
+
+    def without_flowers(groups: list[list[int]]) -> list[list[int]]:
+        return [g for g in ([k for k in g if k < n_tiles] for g in groups) if g]
+
     # 3. tight groups, by gaps measured against the local tile width
     angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
     if min(angle, 90 - angle) < AXIS_DEGREES:  # the boxes' own extents along the row are good
         for p in places:
             p.box_along = abs(p.det.width * u[0]) + abs(p.det.height * u[1])
     _pitches(places)
-    groups = _tight_groups(places)
+    groups = without_flowers(_tight_groups(places))
 
     # 4. sideways, relative to the group's other tiles; then group again with the checked flags
     _mark_sideways(places, groups, u)
     _pitches(places)
-    groups = _tight_groups(places)
+    groups = without_flowers(_tight_groups(places))
 
     # a kong's fourth tile beside the sideways one (further from the player): attach it
     groups = _attach_beside(places, groups)

@@ -1,0 +1,411 @@
+"""vision.grouping: hand-built detection sets for each layout rule (any rotation, perspective, every
+claimed-tile position, every kong form, flowers, the winning tile), round trips through the renderer,
+and a real photo's concealed row. Fast; no model needed."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from scorer.codec import hand_to_dict
+from scorer.melds import Direction, MeldKind
+from scorer.notation import format_hand, parse_hand
+from scorer.tiles import Tile
+from vision.classes import BACK, class_from_id, parse_class
+from vision.detections import Detection, Detections
+from vision.grouping import Reading, group, row_angle
+from vision.layout_eval import complete, errors, evaluate_folder, sidecar_detections
+
+W, H = 30.0, 40.0  # a lying tile's face in the layout's units (x along the row, y away from the player)
+ROTATIONS = [0, 37, 90, 180]
+
+
+def scene(rows: list[tuple[float, str]], angle: float = 0.0, perspective: float = 0.0,
+          size: tuple[int, int] = (2400, 2400)) -> Detections:
+    """Detections of a layout: each row is (y, tokens) with y away from the player. Tokens: a code
+    (``3m``), ``3m'`` sideways, ``#3m`` face down, ``3m^`` a fourth tile on the sideways tile before it,
+    ``3m~`` one beside it (further from the player), ``|`` a gap of 0.6 tile, ``||`` a wide gap (2 tiles).
+    The layout is turned by ``angle`` degrees in the photo; ``perspective`` scales tiles along the row
+    (0.5: the right end's tiles half again as large as the left end's)."""
+    placed = []  # (x, y, along, across, code, sideways, on_top)
+    for y0, text in rows:
+        x = 0.0
+        last = None
+        for token in text.split():
+            if token == "|":
+                x += 0.6 * W
+                continue
+            if token == "||":
+                x += 2 * W
+                continue
+            if token.endswith("^") or token.endswith("~"):
+                lx, ly, la, lb = last
+                dy = 0.0 if token.endswith("^") else lb / 2 + W / 2 + 0.5
+                placed.append((lx + (1.5 if token.endswith("^") else 0), ly + dy, H, W, token[:-1], True,
+                               token.endswith("^")))
+                continue
+            sideways = token.endswith("'")
+            code = token.rstrip("'")
+            along, across = (H, W) if sideways else (W, H)
+            cx, cy = x + along / 2, y0 + across / 2
+            placed.append((cx, cy, along, across, code, sideways, False))
+            last = (cx, cy, along, across)
+            x += along + 0.5
+    xs = [p[0] for p in placed]
+    lo, hi = min(xs), max(xs)
+    theta = math.radians(angle)
+    c, s = math.cos(theta), math.sin(theta)
+    tiles = []
+    for cx, cy, along, across, code, sideways, on_top in placed:
+        span = max(hi - lo, 1.0)
+        t = cx - lo
+        k = 1.0 + perspective * t / span  # the local scale; positions integrate it, so no gaps open
+        # photo coordinates before rotation: x right, y down (the player at the bottom)
+        px, py = (lo + t + perspective * t * t / (2 * span)) * 1.6, -cy * 1.6 * k
+        corners = []
+        for dx in (-along / 2, along / 2):
+            for dy in (-across / 2, across / 2):
+                qx, qy = px + dx * k * 1.6, py - dy * k * 1.6
+                corners.append((qx * c - qy * s, qx * s + qy * c))
+        bx = [p[0] for p in corners]
+        by = [p[1] for p in corners]
+        tiles.append((min(bx), min(by), max(bx), max(by), code, sideways))
+    ox = size[0] / 2 - (min(t[0] for t in tiles) + max(t[2] for t in tiles)) / 2
+    oy = size[1] / 2 - (min(t[1] for t in tiles) + max(t[3] for t in tiles)) / 2
+    dets = []
+    for n, (x1, y1, x2, y2, code, sideways) in enumerate(tiles):
+        cls = BACK if code.startswith("#") else parse_class(code)
+        dets.append(Detection(cls, (x1 + ox, y1 + oy, x2 + ox, y2 + oy), 0.9 - 0.001 * n, sideways))
+    return Detections(size[0], size[1], tuple(dets))
+
+
+MELD_Y = H + 25  # the meld row beyond the standing row
+ROW = "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p"  # with the winning 9p and one meld: 14 tiles
+ROW2 = "1m 2m 3m 4p 5p 6p 9p"  # for two melds
+
+
+def read(rows, **kw) -> Reading:
+    return group(scene(rows, **kw))
+
+
+def notation(reading: Reading) -> str:
+    assert reading.hand is not None, [q.text for q in reading.questions]
+    return format_hand(reading.hand).split(" |")[0]
+
+
+def norm(text: str) -> str:
+    """The notation as format_hand writes it (the winning tile only after '+')."""
+    return format_hand(parse_hand(text)).split(" |")[0]
+
+
+# --------------------------------------------------------------------------------------------------
+# Rows, rotation, perspective
+
+
+@pytest.mark.parametrize("angle", ROTATIONS + [-20, 135, 270])
+def test_concealed_row_and_winning_tile_at_any_rotation(angle):
+    reading = read([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s")], angle=angle)
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    assert reading.questions == ()
+    ux, uy = reading.direction
+    assert math.isclose(math.degrees(math.atan2(uy, ux)) % 360, angle % 360, abs_tol=3)
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+@pytest.mark.parametrize("perspective", [0.4, -0.3])
+def test_perspective_and_melds(angle, perspective):
+    rows = [(0, ROW2 + " | 9p"), (MELD_Y, "4s' 3s 5s | 7z 7z' 7z")]
+    reading = read(rows, angle=angle, perspective=perspective)
+    assert notation(reading) == norm("123m 456p 9p [4'35s] [77'7z] +9p")
+
+
+def test_row_angle_follows_neighbours_not_the_outliers():
+    import numpy as np
+
+    centres = np.array([[i * 10.0, i * 10.0 * math.tan(math.radians(20))] for i in range(8)] + [[5, 60], [40, -50]])
+    sizes = np.full(len(centres), 9.0)
+    assert math.isclose(math.degrees(row_angle(centres, sizes)), 20, abs_tol=1)
+
+
+def test_crooked_row_still_reads():
+    base = scene([(0, ROW + " 1z 1z 1z | 9p")])
+    bent = []
+    for n, t in enumerate(base.tiles):
+        dy = 6 * math.sin(n / 3)  # the row wanders up and down by a few pixels
+        x1, y1, x2, y2 = t.box
+        bent.append(Detection(t.code, (x1, y1 + dy, x2, y2 + dy), t.confidence, t.sideways))
+    reading = group(Detections(base.width, base.height, tuple(bent)))
+    assert notation(reading) == norm("123m 456p 789s 9p 111z +9p")
+
+
+# --------------------------------------------------------------------------------------------------
+# Claimed tiles
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+@pytest.mark.parametrize("meld, written, claimed", [
+    ("7z' 7z 7z", "[7'77z]", "left"), ("7z 7z' 7z", "[77'7z]", "across"), ("7z 7z 7z'", "[777'z]", "right"),
+    ("4s' 3s 5s", "[4'35s]", "left"),
+    ("1p' 1p 1p 1p", "[1'111p]", "left"), ("1p 1p' 1p 1p", "[11'11p]", "across"),
+    ("1p 1p 1p' 1p", "[11'11p]", "across"), ("1p 1p 1p 1p'", "[1111'p]", "right"),
+])
+def test_claimed_tile_position(angle, meld, written, claimed):
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, meld)], angle=angle)
+    assert notation(reading) == norm(f"123m 456p 789s 9p {written} +9p")
+    assert reading.hand.melds[0].claimed is Direction(claimed)
+    assert reading.questions == ()
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+@pytest.mark.parametrize("meld, claimed", [("1p' 1p^ 1p 1p", "left"), ("1p 1p' 1p^ 1p", "across"),
+                                            ("1p 1p 1p' 1p^", "right")])
+def test_kong_with_a_fourth_tile_on_top(angle, meld, claimed):
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, meld)], angle=angle)
+    (kong,) = reading.hand.melds
+    assert kong.kind is MeldKind.KONG and kong.claimed is Direction(claimed) and not kong.concealed
+    assert sum(t.on_top for t in reading.tiles) == 1
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180])
+def test_kong_with_the_fourth_tile_beside(angle):
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "1p 1p' 1p~ 1p")], angle=angle)
+    (kong,) = reading.hand.melds
+    assert kong.kind is MeldKind.KONG and kong.claimed is Direction.ACROSS
+
+
+def test_melds_in_line_to_the_right_of_the_winning_tile():
+    reading = read([(0, ROW2 + " | 9p || 4s' 3s 5s | 7z 7z 7z'")])
+    assert notation(reading) == norm("123m 456p 9p [4'35s] [777'z] +9p")
+
+
+def test_melds_in_front_of_the_row():
+    reading = read([(0, ROW2 + " | 9p"), (-H - 30, "7z' 7z 7z | 2m 2m' 2m")], angle=37)
+    assert notation(reading) == norm("123m 456p 9p [7'77z] [22'2m] +9p")
+
+
+# --------------------------------------------------------------------------------------------------
+# Concealed kongs
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+@pytest.mark.parametrize("meld", ["#6z 6z 6z #6z", "6z #6z #6z 6z", "#6z 6z #6z #6z"])
+def test_concealed_kong(angle, meld):
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, meld)], angle=angle)
+    assert notation(reading) == norm("123m 456p 789s 9p (6666z) +9p")
+    kong_tiles = [t for t in reading.tiles if t.group == "meld:0"]
+    assert [t.code for t in kong_tiles] == ["6z"] * 4 and sum(t.face_down for t in kong_tiles) == meld.count("#")
+
+
+def test_all_four_face_down_asks_which_tile():
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "#x #x #x #x".replace("x", "6z"))])
+    assert reading.hand is None
+    (question,) = reading.questions
+    assert question.id == "kong-face-down"
+    labels = [c.label for c in question.choices]
+    assert "6z" in labels and "9p" not in labels and "1m" not in labels  # 1m and 9p are already in the hand
+    hand, still_open = reading.answer({"kong-face-down": "6z"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p (6666z) +9p")
+
+
+# --------------------------------------------------------------------------------------------------
+# Flowers, the winning tile, robustness
+
+
+@pytest.mark.parametrize("where", ["left", "right", "beyond", "in the row"])
+def test_flowers_apart_wherever_they_lie(where):
+    rows = {"left": [(0, "2f 7f || " + ROW + " | 9p")], "right": [(0, ROW + " | 9p || 2f 7f")],
+            "beyond": [(0, ROW + " | 9p"), (2.5 * H, "2f 7f")], "in the row": [(0, "1m 2m 3m 2f 4p 5p 6p 7s 8s 9s 7f 9p | 9p")]}
+    reading = read(rows[where] + [(MELD_Y if where != "beyond" else MELD_Y + 2 * H, "5s' 5s 5s")])
+    assert [t.code for t in reading.hand.flowers] == ["2f", "7f"]
+    assert notation(reading) == norm("123m 456p 789s 9p [5'55s] 27f +9p")
+
+
+def test_missing_winning_tile_is_a_question_with_whole_hands():
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p 9p"), (MELD_Y, "4s' 3s 5s")])
+    assert reading.hand is None
+    (question,) = reading.questions
+    assert question.id == "winning-tile"
+    assert [c.label for c in question.choices] == ["1m", "2m", "3m", "4p", "5p", "6p", "9p", "7s", "8s", "9s"]
+    choice = question.choice("9p")
+    assert choice.hand.winning_tile == Tile.parse("9p") and len(choice.hand.melds) == 1
+    data = reading.to_dict()
+    json.dumps(data)
+    assert data["questions"][0]["choices"][0]["hand"]["concealed"]
+
+
+def test_four_melds_and_a_lone_pair():
+    rows = [(0, "5z | 5z"), (MELD_Y, "4s' 3s 5s | 7z 7z' 7z | 1p 1p 1p' | #2m 2m 2m #2m")]
+    assert notation(read(rows, angle=90)) == norm("5z [4'35s] [77'7z] [111'p] (2222m) +5z")
+
+
+def test_direction_from_the_chows_when_no_winning_tile_is_set_apart():
+    # turned upside down: the chow's sideways tile is on the photo's right, so the hand reads right to left
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 9p 9p"), (MELD_Y, "4s' 3s 5s | 7z 7z 7z'")], angle=180)
+    assert reading.direction[0] < 0
+    hand, _ = reading.answer({"winning-tile": "9p"})
+    assert [m.claimed for m in hand.melds] == [Direction.LEFT, Direction.RIGHT]
+
+
+def test_ambiguous_direction_asks():
+    # no winning tile apart, no chow, a vertical row: which end is "left" cannot be told
+    reading = read([(0, "1m 9p 3m 4p 6p 5p 8s 9s 7s 2m 1z 9p | 1z"[:-5]), (MELD_Y, "7z 7z 7z'")], angle=90)
+    assert reading.hand is None and {q.id for q in reading.questions} >= {"winning-tile"}
+
+
+def test_bad_group_becomes_a_question_and_ignored_tiles():
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "1m' 5p 9s")])
+    assert reading.hand is None
+    assert any(q.id.startswith("meld-") for q in reading.questions)
+    assert {i.code for i in reading.ignored} >= {"1m", "5p", "9s"}
+
+
+def test_duplicate_boxes_are_ignored_with_a_reason():
+    base = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s")])
+    first = base.tiles[0]
+    dup = Detection(Tile.parse("7m"), tuple(v + 2 for v in first.box), 0.3)
+    reading = group(Detections(base.width, base.height, base.tiles + (dup,)))
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    assert [i.detection for i in reading.ignored] == [len(base.tiles)] and "more confident" in reading.ignored[0].reason
+
+
+def test_evidence_and_json():
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "4s' 3s 5s"), (2.5 * H + MELD_Y, "3f")])
+    data = json.loads(json.dumps(reading.to_dict()))
+    assert data["hand"]["winning_tile"] == "9p"
+    groups = {t["group"] for t in data["tiles"]}
+    assert groups == {"concealed", "winning", "meld:0", "flower"}
+    assert len(data["tiles"]) == 15 and data["melds"][0]["claimed"] == "left"
+    assert 0 < data["melds"][0]["confidence"] <= 1 and data["confidence"] > 0
+    assert [t["code"] for t in data["tiles"] if t["group"] == "concealed"] == ROW.split()
+
+
+def test_no_tiles():
+    reading = group(Detections(100, 100, ()))
+    assert reading.hand is None and reading.questions
+
+
+def test_answer_errors():
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p 9p 5s 5s 5s")])
+    with pytest.raises(ValueError):
+        reading.answer({"nope": "1"})
+    with pytest.raises(ValueError):
+        reading.answer({"winning-tile": "7z"})
+    hand, _ = reading.answer({"winning-tile": "1"})
+    assert hand.winning_tile == Tile.parse("1m")
+
+
+# --------------------------------------------------------------------------------------------------
+# Round trips through the renderer, and a real photo
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    from datasets.render import RenderOptions, procedural_bundle, render_set, select_styles
+
+    out = tmp_path_factory.mktemp("guide")
+    styles = select_styles(procedural_bundle(face_size=(64, 48)), None, False)
+    render_set(out, 12, 21, styles, RenderOptions(size=900, kinds=("guide",)), workers=1, progress=False)
+    return out
+
+
+def test_round_trip_through_the_renderer(rendered):
+    checked = 0
+    for path in sorted((rendered / "sidecars").glob("*.json")):
+        sidecar = json.loads(path.read_text())
+        reading = group(sidecar_detections(sidecar))
+        json.dumps(reading.to_dict())
+        if not complete(sidecar) or "concealed_kong_all" in sidecar["scene"]["meld_styles"]:
+            continue
+        truth = parse_hand(format_hand(_hand(sidecar)))
+        assert errors(reading, truth) == [], (path.name, [q.text for q in reading.questions])
+        checked += 1
+    assert checked >= 4
+
+
+def test_eval_grouping_report(rendered):
+    report = evaluate_folder(rendered, group)
+    assert report.photos == 12 and report.complete_exact >= 4
+    assert "exactly" in report.summary("true boxes")
+
+
+def _hand(sidecar):
+    from scorer.codec import hand_from_dict
+
+    return hand_from_dict(sidecar["hand"])
+
+
+REAL = Path("/work/shared/data/real-photos/val")
+REAL_NAME = "382348783_365606705794018_5684439663000333283_n_jpg.rf.3c11d1671ec01e87fe9c0f95279ef7e8"
+
+
+@pytest.mark.skipif(not (REAL / "labels" / f"{REAL_NAME}.txt").is_file(), reason="the shared real photos are absent")
+def test_real_photo_concealed_row():
+    from PIL import Image
+
+    image = next((REAL / "images").glob(f"{REAL_NAME}.*"))
+    width, height = Image.open(image).size
+    tiles = []
+    truth = []
+    for line in (REAL / "labels" / f"{REAL_NAME}.txt").read_text().split("\n"):
+        if not line.strip():
+            continue
+        c, cx, cy, w, h = line.split()
+        cx, cy, w, h = (float(v) for v in (cx, cy, w, h))
+        code = class_from_id(int(c))
+        tiles.append(Detection(code, ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width,
+                                      (cy + h / 2) * height), 0.95))
+        truth.append((cx, code.code))
+    reading = group(Detections(width, height, tuple(tiles)))
+    left_to_right = [code for _, code in sorted(truth)]
+    assert [t.code for t in reading.tiles if t.group == "concealed"] == left_to_right
+    # no tile lies apart: the winning tile is asked, each choice a whole hand of these 14 tiles
+    assert [q.id for q in reading.questions] == ["winning-tile"]
+    hand = reading.questions[0].choices[0].hand
+    assert sorted(t.code for t in hand.concealed) == sorted(left_to_right)
+
+
+# --------------------------------------------------------------------------------------------------
+# The command line (no model is needed: the reading is injected)
+
+
+def test_read_and_scan_without_a_model(monkeypatch, tmp_path, capsys):
+    from mjscan import cli
+
+    monkeypatch.setattr(cli, "_shipped_model", lambda model: (cli._err("No detector model is shipped yet.") or None))
+    assert cli.main(["read", str(tmp_path / "x.jpg")]) == 2
+    assert cli.main(["scan", "--rules", "mcr", str(tmp_path / "x.jpg")]) == 2
+    assert "No detector model" in capsys.readouterr().err
+
+
+def test_scan_answers_and_scores(monkeypatch, capsys):
+    from mjscan import cli
+
+    detections = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 4p 5s 5s")])
+    monkeypatch.setattr(cli, "_read_photo", lambda args: (None, detections, group(detections)))
+    assert cli.main(["scan", "--rules", "mcr", "photo.jpg"]) == 2
+    assert "winning-tile" in capsys.readouterr().out
+    assert cli.main(["scan", "--rules", "mcr", "--self-drawn", "--answer", "winning-tile=5s", "--json", "photo.jpg"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand"]["winning_tile"] == "5s" and data["hand"]["context"]["self_drawn"] is True
+    assert data["score"]["valid"] and data["score"]["total"] > 0
+    assert cli.main(["read", "--json", "photo.jpg"]) == 2  # a question is open
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"detection", "reading"} and out["reading"]["questions"][0]["id"] == "winning-tile"
+
+
+def test_eval_grouping_command(rendered, capsys):
+    from mjscan import cli
+
+    assert cli.main(["eval-grouping", str(rendered), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["true_boxes"]["photos"] == 12
+    assert cli.main(["eval-grouping", "/nonexistent"]) == 2
+
+
+def test_server_adapter_reads_the_reading():
+    reading = read([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s")])
+    data = reading.to_dict()
+    assert data["hand"] == hand_to_dict(reading.hand) and data["questions"] == []

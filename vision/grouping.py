@@ -405,6 +405,8 @@ def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
     return kept
 
 
+MEND = 0.6
+"""Fragments closer than this share of a tile that together make one meld are joined (see _mend_melds)."""
 AXIS_DEGREES = 3.0
 """Rows within this angle of the photo's axes are measured with the boxes' own extents."""
 SIDEWAYS_LENGTH = 1.3
@@ -544,6 +546,41 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
     return abs(p.v - (slope * p.u + icpt)) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
 
 
+def _mend_melds(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
+    """Join two fragments on one line, close together (under MEND of a tile), when together they make
+    exactly one meld with one sideways tile: a meld that a slightly wide gap split."""
+    groups = [list(g) for g in groups]
+    joined = True
+    while joined:
+        joined = False
+        for a in groups:
+            for c in groups:
+                if a is c or len(a) + len(c) not in (3, 4) or min(len(a), len(c)) > 2 and max(len(a), len(c)) > 3:
+                    continue
+                if places[c[0]].u < places[a[-1]].u:
+                    continue  # c must follow a along the row
+                end, start = places[a[-1]], places[c[0]]
+                if abs(start.v - end.v) > 0.45 * (start.box_size + end.box_size) / 2:
+                    continue
+                gap = abs(start.u - end.u) - (end.along + start.along) / 2
+                if gap > MEND * (end.pitch + start.pitch) / 2:
+                    continue
+                union = a + c
+                ps = [places[k] for k in union]
+                if sum(p.sideways for p in ps) != 1 or any(p.is_back or p.extra for p in ps):
+                    continue
+                if _meld_kind([p.det.code for p in ps]) is None:
+                    continue
+                groups.remove(a)
+                groups.remove(c)
+                groups.append(union)
+                joined = True
+                break
+            if joined:
+                break
+    return groups
+
+
 def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | None:
     """The end of a row (0 first, -1 last) whose tile lies in another pose than the rest (a winning tile laid
     flat at the end of a standing row, with hardly a gap), or None."""
@@ -570,6 +607,7 @@ class _MeldRead:
 def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
           u: np.ndarray, v: np.ndarray) -> Reading:
     tiles = b.dets.tiles
+    groups = _mend_melds(places, groups)
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
                 or (len(g) >= 3 and any(places[k].sideways for k in g))]
     plain = [g for g in groups if g not in meldlike]
@@ -810,6 +848,10 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
             meld_number += 1
     for pos, i in enumerate(flowers):
         evidence_rows.append(TileEvidence(i, tiles[i].code_str, "flower", pos, tiles[i].confidence))
+    width, height = b.dets.width, b.dets.height
+    if any(tiles[t.detection].box[0] <= 1 or tiles[t.detection].box[1] <= 1 or tiles[t.detection].box[2] >= width - 1
+           or tiles[t.detection].box[3] >= height - 1 for t in evidence_rows):
+        b.notes.append("some tiles touch the photo's edge: check that the whole hand is in the photo")
     if ambiguous and not direction_matters:
         b.notes.append("the reading direction was not clear from the layout, but no meld's claim depends on it")
     return Reading(hand, tuple(b.questions), tuple(evidence_rows), tuple(meld_evidence),

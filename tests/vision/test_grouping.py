@@ -409,3 +409,15 @@ def test_server_adapter_reads_the_reading():
     reading = read([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s")])
     data = reading.to_dict()
     assert data["hand"] == hand_to_dict(reading.hand) and data["questions"] == []
+
+
+def test_draw_reading(tmp_path):
+    from PIL import Image
+
+    from vision.layout_draw import save_reading
+
+    detections = scene([(0, ROW + " | 9p"), (MELD_Y, "4s' 3s 5s"), (MELD_Y + 2 * H, "3f")], size=(1400, 1000))
+    reading = group(detections)
+    target = tmp_path / "drawn.jpg"
+    save_reading(Image.new("RGB", (1400, 1000), "darkgreen"), detections, reading, target)
+    assert Image.open(target).size == (1400, 1000)

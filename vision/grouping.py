@@ -230,6 +230,7 @@ class _Place:
     sideways: bool = False
     pitch: float = 0.0  # the local upright tile width along the row
     box_along: float | None = None  # the box's extent along the row, where the row runs near an axis
+    own_along: float | None = None  # the tile's extent along the row solved from its box (rows within 30 degrees of an axis)
     u: float = 0.0
     v: float = 0.0
 
@@ -379,6 +380,9 @@ def group(detections: Detections) -> Reading:
     if min(angle, 90 - angle) < AXIS_DEGREES:  # the boxes' own extents along the row are good
         for p in places:
             p.box_along = abs(p.det.width * u[0]) + abs(p.det.height * u[1])
+    for p in places:
+        along, _, conditioned = extents(p.det.box, math.atan2(u[1], u[0]))
+        p.own_along = along if conditioned and min(angle, 90 - angle) <= 30 else None
     _pitches(places)
     groups = without_flowers(_tight_groups(places))
 
@@ -466,7 +470,13 @@ def _tight_groups(places: list[_Place]) -> list[list[int]]:
                 continue
             gap = abs(du) - (pi.along + pj.along) / 2
             scale = (pi.pitch + pj.pitch) / 2
-            if -0.45 * scale <= gap <= GAP * scale:
+            tight = -0.45 * scale <= gap <= GAP * scale
+            if not tight and (pi.is_back or pj.is_back) and pi.own_along is not None and pj.own_along is not None:
+                # the boxes' own extents (solved for the row's angle) also may say so: tiles of another
+                # size on one line (a face-down tile's back is boxed larger than a face)
+                own = abs(du) - (pi.own_along + pj.own_along) / 2
+                tight = -0.45 * scale <= own <= GAP * scale
+            if tight:
                 side = 1 if du > 0 else -1
                 if side not in best or abs(du) < best[side][0]:
                     best[side] = (abs(du), j)
@@ -760,6 +770,11 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
     concealed_tiles = [t for t in concealed_tiles if t != BACK]
     win_tile = places[winning].det.code if winning is not None and not places[winning].is_back else None
     flower_tiles = [tiles[i].code for i in flowers]
+    if win_tile is None and len(concealed_tiles) >= 2 and len(set(concealed_tiles)) == 1:
+        # every standing tile alike (the pair of a four-meld hand): the winning tile is that tile, whichever it was
+        win_tile = concealed_tiles.pop()
+        winning = next(k for k in reversed(concealed if sign > 0 else concealed[::-1]) if not places[k].is_back)
+        concealed = [k for k in concealed if k != winning]
 
     def make(melds_now: list[Meld], win: Tile | None, extra_standing: Sequence[Tile] = ()) -> Hand:
         standing = list(concealed_tiles) + list(extra_standing)

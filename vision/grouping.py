@@ -528,6 +528,8 @@ def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[i
         if len(side) != 1:
             continue
         host = places[side[0]]
+        if any(places[k].is_back or places[k].det.code != host.det.code for k in g):
+            continue  # only a pung becomes a kong
         for s in singles:
             k = s[0]
             if k in used:

@@ -233,6 +233,7 @@ class _Place:
     own_along: float | None = None  # the tile's extent along the row solved from its box (rows within 30 degrees of an axis)
     u: float = 0.0
     v: float = 0.0
+    dir: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0]))  # the local row direction
 
     @property
     def box_size(self) -> float:
@@ -365,12 +366,15 @@ def group(detections: Detections) -> Reading:
     for p in places:
         p.u, p.v = float(p.centre @ u), float(p.centre @ v)
         p.sideways = p.det.sideways or bool(p.extra)
+    _local_directions(places, u)
 
     # flowers take part in the grouping (one lying in the standing row leaves no hole in it), then leave
     n_tiles = len(places)
     for i in flower_dup:
         places.append(_Place(i, tiles[i], np.array(tiles[i].center, dtype=float)))
         places[-1].u, places[-1].v = float(places[-1].centre @ u), float(places[-1].centre @ v)
+
+    _local_directions(places, u)
 
     def without_flowers(groups: list[list[int]]) -> list[list[int]]:
         return [g for g in ([k for k in g if k < n_tiles] for g in groups) if g]
@@ -379,9 +383,9 @@ def group(detections: Detections) -> Reading:
     angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
     if min(angle, 90 - angle) < AXIS_DEGREES:  # the boxes' own extents along the row are good
         for p in places:
-            p.box_along = abs(p.det.width * u[0]) + abs(p.det.height * u[1])
+            p.box_along = abs(p.det.width * p.dir[0]) + abs(p.det.height * p.dir[1])
     for p in places:
-        along, _, conditioned = extents(p.det.box, math.atan2(u[1], u[0]))
+        along, _, conditioned = extents(p.det.box, math.atan2(p.dir[1], p.dir[0]))
         p.own_along = along if conditioned and min(angle, 90 - angle) <= 30 else None
     _pitches(places)
     groups = without_flowers(_tight_groups(places))
@@ -409,6 +413,8 @@ def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
     return kept
 
 
+LOCAL_DEGREES = 25.0
+"""A tile's local row direction follows neighbours lying within this angle of the photo's main direction."""
 MEND = 0.6
 """Fragments closer than this share of a tile that together make one meld are joined (see _mend_melds)."""
 AXIS_DEGREES = 3.0
@@ -425,9 +431,12 @@ def _pitches(places: list[_Place]) -> None:
     for i, pi in enumerate(places):
         best = math.inf
         for j, pj in enumerate(places):
-            if i == j or abs(pj.v - pi.v) > 0.45 * (pi.box_size + pj.box_size) / 2:
+            if i == j:
                 continue
-            du = abs(pj.u - pi.u)
+            du, dv = _offsets(pi, pj)
+            du = abs(du)
+            if abs(dv) > 0.45 * (pi.box_size + pj.box_size) / 2:
+                continue
             if du < 0.5 * (pi.box_size + pj.box_size) / 2:
                 continue
             units = (_length(pi.sideways) + _length(pj.sideways)) / 2
@@ -436,13 +445,49 @@ def _pitches(places: list[_Place]) -> None:
             spacing[i] = best
     for i, pi in enumerate(places):
         line = [j for j, pj in enumerate(places)
-                if abs(pj.v - pi.v) <= 0.45 * (pi.box_size + pj.box_size) / 2 and np.isfinite(spacing[j])
+                if abs(_offsets(pi, pj)[1]) <= 0.45 * (pi.box_size + pj.box_size) / 2 and np.isfinite(spacing[j])
                 and spacing[j] < 1.6 * pj.box_size]
-        line.sort(key=lambda j: abs(places[j].u - pi.u))
+        line.sort(key=lambda j: abs(_offsets(pi, places[j])[0]))
         vals = [spacing[j] for j in line[:3]]  # itself and its nearest neighbours on its line
         pi.pitch = float(np.median(vals)) if vals else 0.85 * pi.box_size
         if len(line) < 3:  # two tiles alone on a line (the pair of a four-meld hand): their spacing may be a gap
             pi.pitch = min(pi.pitch, 0.9 * pi.box_size)
+
+
+def _offsets(pi: "_Place", pj: "_Place") -> tuple[float, float]:
+    """The offset from place i to place j along and across the row, in the row's local direction there
+    (the mean of both places' local directions, so bent rows are followed)."""
+    d = pi.dir + pj.dir
+    norm = math.hypot(d[0], d[1])
+    d = d / norm if norm > 1e-9 else pi.dir
+    delta = pj.centre - pi.centre
+    return float(delta @ d), float(delta[1] * d[0] - delta[0] * d[1])
+
+
+def _local_directions(places: list["_Place"], u: np.ndarray) -> None:
+    """Each place's row direction from its nearest neighbours lying roughly along the row (within
+    LOCAL_DEGREES of the photo's main direction), oriented like ``u``."""
+    theta = math.atan2(u[1], u[0])
+    for p in places:
+        near = []
+        for q in places:
+            if q is p:
+                continue
+            delta = q.centre - p.centre
+            dist = math.hypot(*delta) / ((p.box_size + q.box_size) / 2)
+            if dist > 1.8:
+                continue
+            ang = math.atan2(delta[1], delta[0])
+            diff = (ang - theta + math.pi / 2) % math.pi - math.pi / 2
+            if abs(diff) < math.radians(LOCAL_DEGREES):
+                near.append((dist, diff))
+        near.sort()
+        if near:
+            diffs = [d for _, d in near[:2]]
+            local = theta + float(np.mean(diffs))
+            p.dir = np.array([math.cos(local), math.sin(local)])
+        else:
+            p.dir = u.copy()
 
 
 def _length(sideways: bool) -> float:
@@ -465,7 +510,7 @@ def _tight_groups(places: list[_Place]) -> list[list[int]]:
             if i == j:
                 continue
             pi, pj = places[i], places[j]
-            du, dv = pj.u - pi.u, pj.v - pi.v
+            du, dv = _offsets(pi, pj)
             if abs(dv) > 0.45 * (pi.box_size + pj.box_size) / 2:
                 continue
             gap = abs(du) - (pi.along + pj.along) / 2
@@ -537,7 +582,7 @@ def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[i
             p = places[k]
             if p.det.is_back or p.det.code != host.det.code:
                 continue
-            du, dv = p.u - host.u, p.v - host.v
+            du, dv = _offsets(host, p)
             scale = (p.pitch + host.pitch) / 2
             if abs(du) < 0.4 * host.along and 0.7 * scale <= abs(dv) <= 1.45 * scale:
                 host.extra.append(p.index)
@@ -550,12 +595,17 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
     """How far place k's centre lies across the line fitted through the row (in its across sizes)."""
     us = np.array([places[i].u for i in row])
     vs = np.array([places[i].v for i in row])
-    if len(row) >= 2 and np.ptp(us) > 1e-6:
-        slope, icpt = np.polyfit(us, vs, 1)
-    else:
-        slope, icpt = 0.0, float(vs.mean())
     p = places[k]
-    return abs(p.v - (slope * p.u + icpt)) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
+    if len(row) >= 6 and np.ptp(us) > 1e-6:  # a bent row: a parabola, extrapolated from its nearer end
+        near = sorted(row, key=lambda i: abs(places[i].u - p.u))[:6]
+        coef = np.polyfit([places[i].u for i in near], [places[i].v for i in near], 2)
+        line = float(np.polyval(coef, p.u))
+    elif len(row) >= 2 and np.ptp(us) > 1e-6:
+        slope, icpt = np.polyfit(us, vs, 1)
+        line = float(slope * p.u + icpt)
+    else:
+        line = float(vs.mean())
+    return abs(p.v - line) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
 
 
 def _mend_melds(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
@@ -572,9 +622,10 @@ def _mend_melds(places: list[_Place], groups: list[list[int]]) -> list[list[int]
                 if places[c[0]].u < places[a[-1]].u:
                     continue  # c must follow a along the row
                 end, start = places[a[-1]], places[c[0]]
-                if abs(start.v - end.v) > 0.45 * (start.box_size + end.box_size) / 2:
+                du, dv = _offsets(end, start)
+                if abs(dv) > 0.45 * (start.box_size + end.box_size) / 2:
                     continue
-                gap = abs(start.u - end.u) - (end.along + start.along) / 2
+                gap = abs(du) - (end.along + start.along) / 2
                 if gap > MEND * (end.pitch + start.pitch) / 2:
                     continue
                 union = a + c
@@ -642,15 +693,14 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         while merged:  # split pieces of the row (same line, size >= 2, close) join it
             merged = False
             for g in rest:
-                if len(g) >= 2 and all(_line_offset(places, row, k) < 0.6 for k in g) and \
-                        _row_gap(places, row, g) < 1.2:
+                if len(g) >= 2 and _end_offset(places, row, g) < 0.6 and _row_gap(places, row, g) < 1.2:
                     row = sorted(row + g, key=lambda k: places[k].u)
                     rest.remove(g)
                     merged = True
                     break
         concealed = row
         for g in rest:
-            if len(g) == 1 and _line_offset(places, row, g[0]) < 1.0:
+            if len(g) == 1 and min(_line_offset(places, row, g[0]), _end_offset(places, row, g)) < 1.0:
                 gap = _row_gap(places, row, g)
                 if gap < 3.0:
                     side = 1 if places[g[0]].u > places[row[-1]].u else -1
@@ -892,13 +942,24 @@ def _attempt(make) -> Hand | None:
         return None
 
 
+def _end_offset(places: list[_Place], row: list[int], g: list[int]) -> float:
+    """How far a group lies across the row's line where they meet (nearest ends, local direction), in box sizes."""
+    best = (math.inf, 0.0)
+    for i in (row[0], row[-1]):
+        for k in (g[0], g[-1]):
+            du, dv = _offsets(places[i], places[k])
+            scale = (places[i].box_size + places[k].box_size) / 2
+            best = min(best, (abs(du) / scale, abs(dv) / scale))
+    return best[1]
+
+
 def _row_gap(places: list[_Place], row: list[int], g: list[int]) -> float:
     """The gap between a row and a group along the row, in tile sizes (the nearest ends)."""
     best = math.inf
     for i in (row[0], row[-1]):
         for k in (g[0], g[-1]):
             a, c = places[i], places[k]
-            gap = abs(c.u - a.u) - (a.along + c.along) / 2
+            gap = abs(_offsets(a, c)[0]) - (a.along + c.along) / 2
             best = min(best, gap / ((a.size + c.size) / 2))
     return best
 

@@ -687,27 +687,17 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
     gaps: dict[int, float] = {}
     if plain:
         plain.sort(key=lambda g: (-len(g), -float(np.mean([places[k].centre[1] for k in g]))))
-        row = list(plain[0])
-        rest = plain[1:]
-        merged = True
-        while merged:  # split pieces of the row (same line, size >= 2, close) join it
-            merged = False
-            for g in rest:
-                if len(g) >= 2 and _end_offset(places, row, g) < 0.6 and _row_gap(places, row, g) < 1.2:
-                    row = sorted(row + g, key=lambda k: places[k].u)
-                    rest.remove(g)
-                    merged = True
-                    break
-        concealed = row
-        for g in rest:
-            if len(g) == 1 and min(_line_offset(places, row, g[0]), _end_offset(places, row, g)) < 1.0:
-                gap = _row_gap(places, row, g)
-                if gap < 3.0:
-                    side = 1 if places[g[0]].u > places[row[-1]].u else -1
-                    candidates.append((g[0], side))
-                    gaps[g[0]] = gap
-                    continue
-            stray.append(g)
+        # the standing row: the largest plain group, unless a smaller one (of a row in two) has the winning tile
+        tries = [_find_row(places, plain, i) for i, g in enumerate(plain) if i == 0 or len(g) >= 3]
+        concealed, candidates, gaps, stray = next((t for t in tries if len(t[1]) == 1), tries[0])
+        # a second row of standing tiles, beside the first, when the count says so
+        parallel = [g for g in stray if len(g) >= 2 and _beside_row(places, concealed, g)]
+        wanted = 14 - 3 * len(meldlike) - len(candidates[:1])
+        if parallel and len(concealed) + sum(map(len, parallel)) == wanted:
+            for g in parallel:
+                stray.remove(g)
+                concealed = concealed + g
+            b.notes.append("the standing tiles lie in more than one row")
         if len(candidates) == 2 and len(concealed) >= 2 and candidates[0][1] != candidates[1][1]:
             # a tile alone at each end: the one set clearly further apart is the winning tile
             wide, narrow = sorted(candidates, key=lambda c: -gaps[c[0]])
@@ -940,6 +930,48 @@ def _attempt(make) -> Hand | None:
         return make()
     except HandError:
         return None
+
+
+def _find_row(places: list[_Place], plain: list[list[int]], first: int
+              ) -> tuple[list[int], list[tuple[int, int]], dict[int, float], list[list[int]]]:
+    """Starting from plain[first]: the row (with its split pieces), the lone tiles at its ends (place,
+    side), their gaps, and the groups left over."""
+    row = list(plain[first])
+    rest = [g for i, g in enumerate(plain) if i != first]
+    merged = True
+    while merged:  # split pieces of the row (same line, size >= 2, close) join it
+        merged = False
+        for g in rest:
+            if len(g) >= 2 and _end_offset(places, row, g) < 0.6 and _row_gap(places, row, g) < 1.2:
+                row = sorted(row + g, key=lambda k: places[k].u)
+                rest.remove(g)
+                merged = True
+                break
+    candidates: list[tuple[int, int]] = []
+    gaps: dict[int, float] = {}
+    stray: list[list[int]] = []
+    for g in rest:
+        if len(g) == 1 and min(_line_offset(places, row, g[0]), _end_offset(places, row, g)) < 1.0:
+            gap = _row_gap(places, row, g)
+            if gap < 3.0:
+                side = 1 if places[g[0]].u > places[row[-1]].u else -1
+                candidates.append((g[0], side))
+                gaps[g[0]] = gap
+                continue
+        stray.append(g)
+    return row, candidates, gaps, stray
+
+
+def _beside_row(places: list[_Place], row: list[int], g: list[int]) -> bool:
+    """Whether a group lies beside the row, parallel to it, within three tiles and overlapping it along."""
+    us = [places[k].u for k in row]
+    size = float(np.median([places[k].box_size for k in row]))
+    for k in g:
+        p = places[k]
+        near = min(row, key=lambda i: abs(places[i].u - p.u))
+        if not (min(us) - size <= p.u <= max(us) + size) or abs(p.v - places[near].v) > 3 * size:
+            return False
+    return True
 
 
 def _end_offset(places: list[_Place], row: list[int], g: list[int]) -> float:

@@ -421,3 +421,10 @@ def test_draw_reading(tmp_path):
     target = tmp_path / "drawn.jpg"
     save_reading(Image.new("RGB", (1400, 1000), "darkgreen"), detections, reading, target)
     assert Image.open(target).size == (1400, 1000)
+
+
+def test_standing_tiles_in_two_rows():
+    rows = [(0, "1m 2m 3m 4p 5p"), (H + 8, "6p 7s 8s 9s 9p | 9p"), (2 * H + 40, "4s' 3s 5s")]
+    reading = read(rows, angle=37)
+    assert notation(reading) == norm("123m 456p 789s 9p [4'35s] +9p")
+    assert any("more than one row" in note for note in reading.notes)

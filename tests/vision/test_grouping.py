@@ -428,3 +428,20 @@ def test_standing_tiles_in_two_rows():
     reading = read(rows, angle=37)
     assert notation(reading) == norm("123m 456p 789s 9p [4'35s] +9p")
     assert any("more than one row" in note for note in reading.notes)
+
+
+def test_never_raises_on_odd_detections():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(150):
+        tiles = []
+        for _ in range(rng.randint(0, 24)):
+            x, y, w, h = rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0.5, 80), rng.uniform(0.5, 80)
+            tiles.append(Detection(class_from_id(rng.randint(0, 42)), (x, y, x + w, y + h), rng.random(),
+                                   rng.random() < 0.3))
+        if tiles and rng.random() < 0.3:
+            tiles += [tiles[0]] * rng.randint(1, 3)
+        reading = group(Detections(1000, 1000, tuple(tiles)))
+        json.dumps(reading.to_dict())
+        assert reading.hand is not None or reading.questions

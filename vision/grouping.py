@@ -4,24 +4,28 @@
 boxes, their classes and sideways flags, so it works the same on the detector's boxes and on true
 boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
 
-1. Flowers and seasons are taken out by their class, wherever they lie.
-2. Boxes overlapping strongly with the same code are one stacked place (a kong's fourth tile on top).
+1. Flowers and seasons are told by their class, wherever they lie (they take part in the grouping, so
+   one lying in the standing row leaves no hole in it, and then leave every group).
+2. Boxes overlapping strongly with the same code are one stacked place (a kong's fourth tile on top);
+   with another code, the less confident box is ignored.
 3. The row direction is the dominant direction between each tile and its nearest neighbours (doubled
-   angles, so any photo rotation works). Each box's extent along and across the row is solved from its
-   axis-aligned size and that angle.
-4. Tiles are linked into tight groups when they sit side by side on one line with a gap under
-   ``GAP`` of the tile size (the gap is the centre spacing less half of both extents, so sideways tiles
-   and perspective are accounted for).
-5. A tile is sideways when its along/across ratio is far above its group's median ratio (a box whose
-   long side runs along the row among neighbours whose long side runs across); where the angle makes
-   this unreadable (near 45 degrees) the detector's flag decides.
-6. Groups with a sideways or face-down tile are melds; the largest plain group is the concealed row; a
-   single tile set apart at one end of it is the winning tile, and that end is the row's right.
+   angles, so any photo rotation works); each tile also gets a local direction from its neighbours
+   along the row, so bent rows are followed.
+4. Tiles are linked into tight groups when they sit side by side on one line with a gap under ``GAP``
+   of the local tile width. The width is the spacing of the tile and its nearest neighbours on its line
+   (so perspective is followed); a sideways tile counts ``SIDEWAYS_LENGTH`` widths.
+5. Sideways: the detector's flag, checked against the neighbours in each group of 3 or 4 where the row
+   runs near the photo's axes (a box whose long side runs along the row among boxes whose long side runs
+   across is sideways; of several flags the clearest is kept).
+6. Groups with a sideways or face-down tile are melds (fragments that together make one meld are
+   mended); the largest plain group is the standing row (split pieces on its line join it; a second row
+   beside it joins when the tile count says so); a single tile set apart at one end of it is the winning
+   tile, and that end is the row's right.
 7. The reading direction (which way is "right") comes from the winning tile, the chows (claimed from
    the left, so their sideways tile is at the left end), then weak cues (sorted rows, a photo taken from
-   the player's side). When it stays ambiguous and a meld's direction depends on it, a question.
+   the player's side). When it stays ambiguous and a meld's claim depends on it, a question.
 8. The hand is validated by building a scorer ``Hand``; anything the layout cannot say becomes a
-   question, never a silent guess.
+   question (with whole hands as choices where they follow), never a silent guess.
 
 >>> from vision.detections import Detection, Detections
 >>> from scorer.tiles import Tile

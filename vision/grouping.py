@@ -58,8 +58,17 @@ GAP = 0.16
 """A gap wider than this share of the tile size splits two groups (tight groups: ~0.02; apart: >= 0.3)."""
 STACK_OVERLAP = 0.5
 """Two boxes whose intersection covers this share of the smaller one are stacked (or a duplicate)."""
-SIDEWAYS_RATIO = 1.33
-"""A tile is sideways when its along/across ratio is this many times its group's median ratio."""
+SIDEWAYS_RATIO = 1.09
+"""A tile is sideways when its box's along/across ratio is this many times its neighbours' (measured on
+rendered melds within 10 degrees of the axes: sideways 1.14-1.89, upright at most 1.04)."""
+READABLE_DEGREES = 10.0
+"""Rows within this angle of the photo's axes show in their boxes which way each tile lies."""
+FIRST_PASS = "mixed"
+SPACING_RATIO = 1.08
+SPACING_SURE = 1.2
+"""A spacing this much wider than a group's narrowest marks a sideways tile beside it ((H+W)/2W, about 1.15)."""
+HINT_DEGREES = 25.0
+"""Up to this angle the boxes still hint at it (they settle a group where the detector's flags do not)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -369,8 +378,10 @@ def group(detections: Detections) -> Reading:
     v = np.array([-u[1], u[0]])
     for p in places:
         p.u, p.v = float(p.centre @ u), float(p.centre @ v)
-        p.sideways = p.det.sideways or bool(p.extra)
     _local_directions(places, u)
+    angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
+    offset = min(angle, 90 - angle)  # boxes near the photo's axes show which way a tile lies
+    _first_sideways(places, offset)
 
     # flowers take part in the grouping (one lying in the standing row leaves no hole in it), then leave
     n_tiles = len(places)
@@ -384,7 +395,6 @@ def group(detections: Detections) -> Reading:
         return [g for g in ([k for k in g if k < n_tiles] for g in groups) if g]
 
     # 3. tight groups, by gaps measured against the local tile width
-    angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
     if min(angle, 90 - angle) < AXIS_DEGREES:  # the boxes' own extents along the row are good
         for p in places:
             p.box_along = abs(p.det.width * p.dir[0]) + abs(p.det.height * p.dir[1])
@@ -395,12 +405,14 @@ def group(detections: Detections) -> Reading:
     groups = without_flowers(_tight_groups(places))
 
     # 4. sideways, relative to the group's other tiles; then group again with the checked flags
-    _mark_sideways(places, groups, u)
+    _mark_sideways(places, groups, offset)
     _pitches(places)
     groups = without_flowers(_tight_groups(places))
 
     # a kong's fourth tile beside the sideways one (further from the player): attach it
     groups = _attach_beside(places, groups)
+    groups = _mend_melds(places, groups, unmarked=offset >= READABLE_DEGREES)
+    _mark_sideways(places, groups, offset)
 
     return _read(b, places, groups, flower_dup, u, v)
 
@@ -537,32 +549,99 @@ def _tight_groups(places: list[_Place]) -> list[list[int]]:
     return [sorted(c, key=lambda k: places[k].u) for c in comps.values()]
 
 
-def _mark_sideways(places: list[_Place], groups: list[list[int]], u: np.ndarray) -> None:
-    """The detector's flags, checked against the neighbours in groups of 3 or 4: a missing flag is
-    recovered where one box's long side clearly runs along the row while the others' run across, and of
-    several flags in one such group only the clearest is kept."""
-    ratios = []
-    for p in places:
-        w, h = p.det.width, p.det.height
-        along = abs(w * u[0]) + abs(h * u[1])
-        across = abs(w * u[1]) + abs(h * u[0])
-        ratios.append(along / max(across, 1e-6))
-    angle = math.degrees(math.atan2(abs(u[1]), abs(u[0])))
-    readable = min(angle, 90 - angle) < 25  # boxes near the axes show which way a tile lies
-    for g in groups:
-        if len(g) not in (3, 4) or any(places[k].is_back for k in g):
+def _ratio(p: _Place) -> float:
+    """The box's extent along the row over its extent across (in the place's local direction)."""
+    w, h = p.det.width, p.det.height
+    along = abs(w * p.dir[0]) + abs(h * p.dir[1])
+    across = abs(w * p.dir[1]) + abs(h * p.dir[0])
+    return along / max(across, 1e-6)
+
+
+def _first_sideways(places: list[_Place], offset: float) -> None:
+    """Sideways before grouping. Where boxes show it (rows within READABLE_DEGREES of the photo's axes):
+    a box whose long side runs along the row while its neighbours' on the line run across (its along/across
+    ratio SIDEWAYS_RATIO times theirs); elsewhere, and for a tile without neighbours, the detector's flag."""
+    ratios = [_ratio(p) for p in places]
+    faces = [p for p in places if not p.is_back]
+    flagged = sum(p.det.sideways for p in faces)
+    trust_flags = FIRST_PASS == "flags" or (FIRST_PASS == "mixed" and flagged <= 0.34 * len(faces))
+    for i, p in enumerate(places):
+        if p.extra:
+            p.sideways = True
             continue
+        if trust_flags or offset >= READABLE_DEGREES or p.is_back:
+            p.sideways = p.det.sideways and not p.is_back
+            continue
+        line = []
+        for j, q in enumerate(places):
+            if j == i:
+                continue
+            du, dv = _offsets(p, q)
+            scale = (p.box_size + q.box_size) / 2
+            if abs(dv) <= 0.45 * scale and abs(du) <= 2.6 * scale:
+                line.append((abs(du), j))
+        line.sort()
+        near = [ratios[j] for _, j in line[:4]]
+        if not near:
+            p.sideways = p.det.sideways
+            continue
+        p.sideways = ratios[i] / max(float(np.median(near)), 1e-6) >= SIDEWAYS_RATIO
+
+
+def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float) -> None:
+    """Sideways within each group of 3 or 4 (a meld's size). Near the axes (under READABLE_DEGREES) the
+    boxes decide: the one box whose along/across ratio stands above the others' (or none). Further, where
+    an axis-aligned box cannot show which way its tile lies, the spacing does: a sideways tile is longer
+    along the row, so its neighbours' centres lie further from it (H+W)/2 instead of W); the detector's
+    flags settle what the spacing leaves open, and under HINT_DEGREES clear boxes do."""
+    ratios = {k: _ratio(places[k]) for g in groups for k in g}
+    rows = [places[k].pitch for g in groups if len(g) >= 5 for k in g]
+    row_pitch = float(np.median(rows)) if rows else None
+    for g in groups:
+        if len(g) not in (3, 4) or any(places[k].is_back or places[k].extra for k in g) \
+                or _meld_kind([places[k].det.code for k in g]) is None:
+            continue  # only a meld's tiles can be claimed
         rel = {k: ratios[k] / max(float(np.median([ratios[j] for j in g if j != k])), 1e-6) for k in g}
-        flagged = [k for k in g if places[k].sideways]
-        if not flagged and readable:
-            best = max(g, key=lambda k: rel[k])
-            if rel[best] >= 1.5 and all(rel[k] <= 1.2 for k in g if k != best):
-                places[best].sideways = True
-        elif len(flagged) > 1:
-            keep = max(flagged, key=lambda k: rel[k])
-            if readable and rel[keep] >= 1.3 and all(rel[k] <= 1.15 for k in flagged if k != keep):
-                for k in flagged:
-                    places[k].sideways = k == keep
+        best = max(g, key=lambda k: rel[k])
+        chosen: set[int] | None = None
+        if offset < READABLE_DEGREES:
+            if rel[best] >= SIDEWAYS_RATIO and all(rel[k] <= 1.06 for k in g if k != best):
+                chosen = {best}
+            elif rel[best] < SIDEWAYS_RATIO:
+                chosen = set()
+        else:
+            flagged = {k for k in g if places[k].det.sideways}
+            spaced = _by_spacing(places, g, row_pitch, SPACING_RATIO)
+            sure = _by_spacing(places, g, row_pitch, SPACING_SURE)
+            chosen = sure or (flagged if len(flagged) == 1 else spaced)
+            if chosen is None:
+                if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):
+                    chosen = {best}
+        if chosen is not None:
+            for k in g:
+                places[k].sideways = k in chosen
+
+
+def _by_spacing(places: list[_Place], g: list[int], row_pitch: float | None, margin: float) -> set[int] | None:
+    """The sideways tile of a group of 3 or 4 by its centre spacings, or None when they do not say."""
+    order = sorted(g, key=lambda k: places[k].u)
+    gaps = [abs(_offsets(places[a], places[b])[0]) for a, b in zip(order, order[1:])]
+    low = min(gaps)
+    wide = [s / low >= margin for s in gaps]
+    n = len(order)
+    if n == 3:
+        if wide == [True, False]:
+            return {order[0]}
+        if wide == [False, True]:
+            return {order[2]}
+        if row_pitch and margin < SPACING_SURE:  # even: the middle one when both spacings exceed the row's pitch
+            ratio = (gaps[0] + gaps[1]) / 2 / row_pitch
+            if ratio >= margin + 0.02:
+                return {order[1]}
+        return None
+    patterns = {(True, False, False): 0, (True, True, False): 1, (False, True, True): 2, (False, False, True): 3}
+    pos = patterns.get(tuple(wide))
+    return {order[pos]} if pos is not None else None
 
 
 def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
@@ -612,7 +691,7 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
     return abs(p.v - line) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
 
 
-def _mend_melds(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
+def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = False) -> list[list[int]]:
     """Join two fragments on one line, close together (under MEND of a tile), when together they make
     exactly one meld with one sideways tile: a meld that a slightly wide gap split."""
     groups = [list(g) for g in groups]
@@ -634,7 +713,9 @@ def _mend_melds(places: list[_Place], groups: list[list[int]]) -> list[list[int]
                     continue
                 union = a + c
                 ps = [places[k] for k in union]
-                if sum(p.sideways for p in ps) != 1 or any(p.is_back or p.extra for p in ps):
+                if sum(p.sideways for p in ps) != (sum(p.sideways for p in ps) if unmarked and
+                                                   sum(p.sideways for p in ps) <= 1 else 1) \
+                        or any(p.is_back or p.extra for p in ps):
                     continue
                 if _meld_kind([p.det.code for p in ps]) is None:
                     continue
@@ -674,9 +755,8 @@ class _MeldRead:
 def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
           u: np.ndarray, v: np.ndarray) -> Reading:
     tiles = b.dets.tiles
-    groups = _mend_melds(places, groups)
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
-                or (len(g) >= 3 and any(places[k].sideways for k in g))]
+                or (3 <= len(g) <= 4 and any(places[k].sideways for k in g))]
     plain = [g for g in groups if g not in meldlike]
     for g in plain:
         for k in g:

@@ -840,6 +840,9 @@ def _add_grouping(commands: Any) -> None:
                     "counts per error type.")
     evaluate.add_argument("data", metavar="DIR", help="a folder made by 'mjscan synth' (sidecars/, images/)")
     evaluate.add_argument("--detector", action="store_true", help="also read with the detector in the loop")
+    evaluate.add_argument("--sideways-rule", action="store_true",
+                          help="also read the true boxes with the sideways flags the detector's box-shape rule "
+                               "(vision.detector.mark_sideways) gives them, instead of the true flags")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model for --detector")
     evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos")
     evaluate.add_argument("--json", action="store_true", help="print the report(s) as JSON")
@@ -1010,6 +1013,9 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
     reports = {}
     try:
         reports["true_boxes"] = evaluate_folder(args.data, group, limit=args.limit)
+        if args.sideways_rule:
+            reports["true_boxes_sideways_rule"] = evaluate_folder(args.data, group, limit=args.limit,
+                                                                  sideways_rule=True)
         if args.detector:
             model = _shipped_model(args.model)
             if model is None:
@@ -1025,7 +1031,9 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({name: report.to_dict() for name, report in reports.items()})
     else:
-        titles = {"true_boxes": "from the true boxes", "detector": "with the detector in the loop"}
+        titles = {"true_boxes": "from the true boxes",
+                  "true_boxes_sideways_rule": "from the true boxes, sideways flags by the detector's rule",
+                  "detector": "with the detector in the loop"}
         for name, report in reports.items():
             sys.stdout.write(report.summary(titles[name]) + "\n")
     return EXIT_OK

@@ -129,10 +129,22 @@ def _share(a: int, b: int) -> float:
     return round(a / b, 4) if b else 0.0
 
 
+def with_sideways_rule(detections: Detections) -> Detections:
+    """The same boxes with the sideways flags the detector would give them (``vision.detector.mark_sideways``,
+    a rule on the boxes' shapes), instead of the true ones."""
+    from dataclasses import replace
+
+    from vision.detector import mark_sideways
+
+    plain = tuple(replace(t, sideways=False) for t in detections.tiles)
+    return Detections(detections.width, detections.height, mark_sideways(plain))
+
+
 def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
                     detect: Callable[[Path], Detections] | None = None, limit: int | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> GroupingReport:
-    """Group every photo of a renderer folder (sidecars/*.json) from the true boxes, or from ``detect``."""
+                    progress: Callable[[int, int], None] | None = None, sideways_rule: bool = False) -> GroupingReport:
+    """Group every photo of a renderer folder (sidecars/*.json) from the true boxes, or from ``detect``.
+    ``sideways_rule``: the true boxes with the detector's sideways rule instead of the true flags."""
     folder = Path(folder)
     sidecars = sorted((folder / "sidecars").glob("*.json"))
     if not sidecars:
@@ -144,6 +156,8 @@ def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
         sidecar = json.loads(path.read_text())
         if detect is None:
             detections = sidecar_detections(sidecar)
+            if sideways_rule:
+                detections = with_sideways_rule(detections)
         else:
             detections = detect(folder / "images" / sidecar["image"]["file"])
         report.add(path.stem, sidecar, group(detections))

@@ -445,3 +445,24 @@ def test_never_raises_on_odd_detections():
         reading = group(Detections(1000, 1000, tuple(tiles)))
         json.dumps(reading.to_dict())
         assert reading.hand is not None or reading.questions
+
+
+def test_eval_grouping_with_the_detectors_sideways_rule(rendered, capsys):
+    from mjscan import cli
+
+    assert cli.main(["eval-grouping", str(rendered), "--sideways-rule", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"true_boxes", "true_boxes_sideways_rule"}
+    assert data["true_boxes_sideways_rule"]["photos"] == 12
+
+
+@pytest.mark.parametrize("angle", [30, 45, 60])
+@pytest.mark.parametrize("meld, claimed", [("7z' 7z 7z", "left"), ("7z 7z 7z'", "right"), ("1p 1p 1p' 1p", "across")])
+def test_oblique_photos_without_sideways_flags_read_the_spacing(angle, meld, claimed):
+    # near 45 degrees a box cannot show which way its tile lies and the detector's flags are guesses:
+    # the sideways tile is found by the wider spacing of its neighbours
+    base = scene([(0, ROW + " | 9p"), (MELD_Y, meld)], angle=angle)
+    unflagged = Detections(base.width, base.height, tuple(
+        Detection(t.code, t.box, t.confidence, False) for t in base.tiles))
+    reading = group(unflagged)
+    assert reading.hand.melds[0].claimed is Direction(claimed)

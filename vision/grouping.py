@@ -405,14 +405,14 @@ def group(detections: Detections) -> Reading:
     groups = without_flowers(_tight_groups(places))
 
     # 4. sideways, relative to the group's other tiles; then group again with the checked flags
-    _mark_sideways(places, groups, offset)
+    _mark_sideways(places, groups, offset, detections.width, detections.height)
     _pitches(places)
     groups = without_flowers(_tight_groups(places))
 
     # a kong's fourth tile beside the sideways one (further from the player): attach it
     groups = _attach_beside(places, groups)
     groups = _mend_melds(places, groups, unmarked=offset >= READABLE_DEGREES)
-    _mark_sideways(places, groups, offset)
+    _mark_sideways(places, groups, offset, detections.width, detections.height)
 
     return _read(b, places, groups, flower_dup, u, v)
 
@@ -588,7 +588,13 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
         p.sideways = ratios[i] / max(float(np.median(near)), 1e-6) >= SIDEWAYS_RATIO
 
 
-def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float) -> None:
+def _at_edge(det: Detection, width: int, height: int) -> bool:
+    x1, y1, x2, y2 = det.box
+    return x1 <= 1 or y1 <= 1 or x2 >= width - 1 or y2 >= height - 1
+
+
+def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float, width: int = 0,
+                   height: int = 0) -> None:
     """Sideways within each group of 3 or 4 (a meld's size). Near the axes (under READABLE_DEGREES) the
     boxes decide: the one box whose along/across ratio stands above the others' (or none). Further, where
     an axis-aligned box cannot show which way its tile lies, the spacing does: a sideways tile is longer
@@ -604,6 +610,9 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float)
         rel = {k: ratios[k] / max(float(np.median([ratios[j] for j in g if j != k])), 1e-6) for k in g}
         best = max(g, key=lambda k: rel[k])
         chosen: set[int] | None = None
+        if any(_at_edge(places[k].det, width, height) for k in g) and \
+                sum(places[k].det.sideways for k in g) == 1:
+            continue  # a box cut by the photo's edge has lost its shape and its centre: a lone flag stands
         if offset < READABLE_DEGREES:
             if rel[best] >= SIDEWAYS_RATIO and all(rel[k] <= 1.06 for k in g if k != best):
                 chosen = {best}

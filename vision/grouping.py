@@ -601,7 +601,7 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
     along the row, so its neighbours' centres lie further from it (H+W)/2 instead of W); the detector's
     flags settle what the spacing leaves open, and under HINT_DEGREES clear boxes do."""
     ratios = {k: _ratio(places[k]) for g in groups for k in g}
-    rows = [places[k].pitch for g in groups if len(g) >= 5 for k in g]
+    rows = [places[k].pitch / places[k].box_size for g in groups if len(g) >= 5 for k in g]
     row_pitch = float(np.median(rows)) if rows else None
     for g in groups:
         if len(g) not in (3, 4) or any(places[k].is_back or places[k].extra for k in g) \
@@ -634,7 +634,9 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
 def _by_spacing(places: list[_Place], g: list[int], row_pitch: float | None, margin: float) -> set[int] | None:
     """The sideways tile of a group of 3 or 4 by its centre spacings, or None when they do not say."""
     order = sorted(g, key=lambda k: places[k].u)
-    gaps = [abs(_offsets(places[a], places[b])[0]) for a, b in zip(order, order[1:])]
+    # spacings per box size, so that perspective (tiles growing towards the camera) does not look like a gap
+    gaps = [abs(_offsets(places[a], places[b])[0]) / ((places[a].box_size + places[b].box_size) / 2)
+            for a, b in zip(order, order[1:])]
     low = min(gaps)
     wide = [s / low >= margin for s in gaps]
     n = len(order)

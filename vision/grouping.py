@@ -63,7 +63,9 @@ SIDEWAYS_RATIO = 1.09
 rendered melds within 10 degrees of the axes: sideways 1.14-1.89, upright at most 1.04)."""
 READABLE_DEGREES = 10.0
 """Rows within this angle of the photo's axes show in their boxes which way each tile lies."""
-FIRST_PASS = "mixed"
+FIRST_RATIO = 1.3
+"""Before grouping, a box this much longer along the row (relative to its line's) than its neighbours is
+taken for sideways."""
 SPACING_RATIO = 1.08
 SPACING_SURE = 1.2
 """A spacing this much wider than a group's narrowest marks a sideways tile beside it ((H+W)/2W, about 1.15)."""
@@ -411,7 +413,7 @@ def group(detections: Detections) -> Reading:
 
     # a kong's fourth tile beside the sideways one (further from the player): attach it
     groups = _attach_beside(places, groups)
-    groups = _mend_melds(places, groups, unmarked=offset >= READABLE_DEGREES)
+    groups = _mend_melds(places, groups, unmarked=True)
     _mark_sideways(places, groups, offset, detections.width, detections.height)
 
     return _read(b, places, groups, flower_dup, u, v)
@@ -558,19 +560,17 @@ def _ratio(p: _Place) -> float:
 
 
 def _first_sideways(places: list[_Place], offset: float) -> None:
-    """Sideways before grouping. Where boxes show it (rows within READABLE_DEGREES of the photo's axes):
-    a box whose long side runs along the row while its neighbours' on the line run across (its along/across
-    ratio SIDEWAYS_RATIO times theirs); elsewhere, and for a tile without neighbours, the detector's flag."""
+    """Sideways before grouping (it sets how long a tile is along the row): the detector's flag, or, where
+    boxes show it (rows within READABLE_DEGREES of the photo's axes), a box whose long side runs along the
+    row while its neighbours' on the line run across (its along/across ratio FIRST_RATIO times theirs).
+    The groups then settle it (``_mark_sideways``)."""
     ratios = [_ratio(p) for p in places]
-    faces = [p for p in places if not p.is_back]
-    flagged = sum(p.det.sideways for p in faces)
-    trust_flags = FIRST_PASS == "flags" or (FIRST_PASS == "mixed" and flagged <= 0.34 * len(faces))
     for i, p in enumerate(places):
         if p.extra:
             p.sideways = True
             continue
-        if trust_flags or offset >= READABLE_DEGREES or p.is_back:
-            p.sideways = p.det.sideways and not p.is_back
+        p.sideways = p.det.sideways and not p.is_back
+        if offset >= READABLE_DEGREES or p.is_back or p.sideways:
             continue
         line = []
         for j, q in enumerate(places):
@@ -582,10 +582,8 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
                 line.append((abs(du), j))
         line.sort()
         near = [ratios[j] for _, j in line[:4]]
-        if not near:
-            p.sideways = p.det.sideways
-            continue
-        p.sideways = ratios[i] / max(float(np.median(near)), 1e-6) >= SIDEWAYS_RATIO
+        if near:
+            p.sideways = ratios[i] / max(float(np.median(near)), 1e-6) >= FIRST_RATIO
 
 
 def _at_edge(det: Detection, width: int, height: int) -> bool:

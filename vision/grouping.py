@@ -702,7 +702,8 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
 
 def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = False) -> list[list[int]]:
     """Join two fragments on one line, close together (under MEND of a tile), when together they make
-    exactly one meld with one sideways tile: a meld that a slightly wide gap split."""
+    exactly one meld (with one sideways tile, or none yet when ``unmarked``): a meld that a slightly wide
+    gap split (a sideways tile not yet known counts too short along the row)."""
     groups = [list(g) for g in groups]
     joined = True
     while joined:
@@ -722,9 +723,8 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
                     continue
                 union = a + c
                 ps = [places[k] for k in union]
-                if sum(p.sideways for p in ps) != (sum(p.sideways for p in ps) if unmarked and
-                                                   sum(p.sideways for p in ps) <= 1 else 1) \
-                        or any(p.is_back or p.extra for p in ps):
+                marks = sum(p.sideways for p in ps)
+                if marks > 1 or (marks == 0 and not unmarked) or any(p.is_back or p.extra for p in ps):
                     continue
                 if _meld_kind([p.det.code for p in ps]) is None:
                     continue

@@ -50,7 +50,7 @@ from scorer.codec import hand_to_dict, meld_to_dict
 from scorer.errors import HandError
 from scorer.hand import Hand
 from scorer.melds import Direction, Meld, MeldKind
-from scorer.tiles import ALL_TILES, PLAYING_TILES, Tile
+from scorer.tiles import PLAYING_TILES, Tile
 from vision.classes import BACK
 from vision.detections import Detection, Detections
 
@@ -472,7 +472,7 @@ def _pitches(places: list[_Place]) -> None:
             pi.pitch = min(pi.pitch, 0.9 * pi.box_size)
 
 
-def _offsets(pi: "_Place", pj: "_Place") -> tuple[float, float]:
+def _offsets(pi: _Place, pj: _Place) -> tuple[float, float]:
     """The offset from place i to place j along and across the row, in the row's local direction there
     (the mean of both places' local directions, so bent rows are followed)."""
     d = pi.dir + pj.dir
@@ -482,7 +482,7 @@ def _offsets(pi: "_Place", pj: "_Place") -> tuple[float, float]:
     return float(delta @ d), float(delta[1] * d[0] - delta[0] * d[1])
 
 
-def _local_directions(places: list["_Place"], u: np.ndarray) -> None:
+def _local_directions(places: list[_Place], u: np.ndarray) -> None:
     """Each place's row direction from its nearest neighbours lying roughly along the row (within
     LOCAL_DEGREES of the photo's main direction), oriented like ``u``."""
     theta = math.atan2(u[1], u[0])
@@ -925,7 +925,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
             if others_count[tile]:
                 continue
             all_melds = [m if m is not None else Meld.kong(tile, concealed=True) for m, _, _ in melds]
-            hand = _attempt(lambda: make(all_melds, win_tile, [win_tile] if win_tile else []))
+            hand = _attempt(lambda ms=all_melds: make(ms, win_tile, [win_tile] if win_tile else []))
             choices.append(Choice(tile.code, hand))
         b.questions.append(Question("kong-face-down", "All four tiles of a concealed kong lie face down: "
                                     "which tile is it?", tuple(choices)))
@@ -936,7 +936,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         if win_tile is None:
             options = []
             for tile in sorted(set(concealed_tiles), key=lambda t: t.index):
-                hand_c = _attempt(lambda: Hand(tuple(concealed_tiles), tuple(final_melds), tile, tuple(flower_tiles)))
+                hand_c = _attempt(lambda t=tile: Hand(tuple(concealed_tiles), tuple(final_melds), t, tuple(flower_tiles)))
                 options.append(Choice(tile.code, hand_c))
             b.questions.append(Question(
                 "winning-tile", "No tile lies apart at the right end of the standing row: which tile was the winning "

@@ -66,7 +66,7 @@ def errors(reading: Any, truth: Hand) -> list[str]:
         kongs_g = sum(m["kind"] == "kong" for m in got["melds"])
         found.append("missed kong" if kongs_g < kongs_w else "meld split or merged")
     else:
-        strip = lambda ms, keys: sorted(json.dumps({k: m.get(k) for k in keys}, sort_keys=True) for m in ms)  # noqa
+        strip = lambda ms, keys: sorted(json.dumps({k: m.get(k) for k in keys}, sort_keys=True) for m in ms)
         if strip(want["melds"], ("kind", "tiles", "concealed")) != strip(got["melds"], ("kind", "tiles", "concealed")):
             kongs_w = sum(m["kind"] == "kong" for m in want["melds"])
             kongs_g = sum(m["kind"] == "kong" for m in got["melds"])
@@ -118,8 +118,8 @@ class GroupingReport:
 
     def summary(self, title: str) -> str:
         lines = [f"{title}: {self.exact}/{self.photos} hands read exactly ({100 * _share(self.exact, self.photos):.1f} %)",
-                 f"  photos showing every tile of the hand: {self.complete_exact}/{self.complete_photos} "
-                 f"({100 * _share(self.complete_exact, self.complete_photos):.1f} %)"]
+                 (f"  photos showing every tile of the hand: {self.complete_exact}/{self.complete_photos} "
+                  f"({100 * _share(self.complete_exact, self.complete_photos):.1f} %)")]
         for name, count in self.errors.most_common():
             lines.append(f"  {name}: {count} (on complete photos: {self.complete_errors[name]})")
         return "\n".join(lines)

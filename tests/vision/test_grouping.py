@@ -303,7 +303,12 @@ def test_answer_errors():
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
-    from datasets.render import RenderOptions, procedural_bundle, render_set, select_styles
+    from datasets.render import (
+        RenderOptions,
+        procedural_bundle,
+        render_set,
+        select_styles,
+    )
 
     out = tmp_path_factory.mktemp("guide")
     styles = select_styles(procedural_bundle(face_size=(64, 48)), None, False)

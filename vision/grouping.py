@@ -67,7 +67,7 @@ FIRST_RATIO = 1.3
 """Before grouping, a box this much longer along the row (relative to its line's) than its neighbours is
 taken for sideways."""
 SPACING_RATIO = 1.08
-SPACING_SURE = 1.2
+SPACING_SURE = 1.12
 """A spacing this much wider than a group's narrowest marks a sideways tile beside it ((H+W)/2W, about 1.15)."""
 HINT_DEGREES = 25.0
 """Up to this angle the boxes still hint at it (they settle a group where the detector's flags do not)."""
@@ -612,10 +612,11 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 sum(places[k].det.sideways for k in g) == 1:
             continue  # a box cut by the photo's edge has lost its shape and its centre: a lone flag stands
         if offset < READABLE_DEGREES:
+            flagged = {k for k in g if places[k].det.sideways}
             if rel[best] >= SIDEWAYS_RATIO and all(rel[k] <= 1.06 for k in g if k != best):
                 chosen = {best}
-            elif rel[best] < SIDEWAYS_RATIO:
-                chosen = set()
+            elif rel[best] < SIDEWAYS_RATIO:  # no box stands out: a lone flag on the likeliest box stands
+                chosen = flagged if flagged == {best} else set()
         else:
             flagged = {k for k in g if places[k].det.sideways}
             spaced = _by_spacing(places, g, row_pitch, SPACING_RATIO)
@@ -636,6 +637,8 @@ def _by_spacing(places: list[_Place], g: list[int], row_pitch: float | None, mar
     gaps = [abs(_offsets(places[a], places[b])[0]) / ((places[a].box_size + places[b].box_size) / 2)
             for a, b in zip(order, order[1:])]
     low = min(gaps)
+    if any(1 + (margin - 1) / 3 < s / low < margin for s in gaps):
+        return None  # a spacing neither wide nor narrow: no clear pattern
     wide = [s / low >= margin for s in gaps]
     n = len(order)
     if n == 3:

@@ -55,6 +55,8 @@ from vision.classes import BACK
 from vision.detections import Detection, Detections
 
 GAP = 0.16
+OVERLAP = 0.7
+"""Neighbours' boxes may overlap along the row by this share of a tile (perspective makes faces trapezoids)."""
 """A gap wider than this share of the tile size splits two groups (tight groups: ~0.02; apart: >= 0.3)."""
 STACK_OVERLAP = 0.5
 """Two boxes whose intersection covers this share of the smaller one are stacked (or a duplicate)."""
@@ -533,12 +535,12 @@ def _tight_groups(places: list[_Place]) -> list[list[int]]:
                 continue
             gap = abs(du) - (pi.along + pj.along) / 2
             scale = (pi.pitch + pj.pitch) / 2
-            tight = -0.45 * scale <= gap <= GAP * scale
+            tight = -OVERLAP * scale <= gap <= GAP * scale
             if not tight and (pi.is_back or pj.is_back) and pi.own_along is not None and pj.own_along is not None:
                 # the boxes' own extents (solved for the row's angle) also may say so: tiles of another
                 # size on one line (a face-down tile's back is boxed larger than a face)
                 own = abs(du) - (pi.own_along + pj.own_along) / 2
-                tight = -0.45 * scale <= own <= GAP * scale
+                tight = -OVERLAP * scale <= own <= GAP * scale
             if tight:
                 side = 1 if du > 0 else -1
                 if side not in best or abs(du) < best[side][0]:

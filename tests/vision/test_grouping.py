@@ -471,3 +471,19 @@ def test_oblique_photos_without_sideways_flags_read_the_spacing(angle, meld, cla
         Detection(t.code, t.box, t.confidence, False) for t in base.tiles))
     reading = group(unflagged)
     assert reading.hand.melds[0].claimed is Direction(claimed)
+
+
+def test_read_prints_the_hand_and_draws(monkeypatch, tmp_path, capsys):
+    from PIL import Image
+
+    from mjscan import cli
+
+    detections = scene([(0, ROW + " | 9p"), (MELD_Y, "4s' 3s 5s")], size=(1400, 1000))
+    image = Image.new("RGB", (1400, 1000), "darkgreen")
+    monkeypatch.setattr(cli, "_read_photo", lambda args: (image, detections, group(detections)))
+    target = tmp_path / "groups.jpg"
+    assert cli.main(["read", "photo.jpg", "--draw", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hand: " + norm("123m 456p 789s 9p [4'35s] +9p"))
+    assert "meld:0" in out and "sideways" in out and "claimed from the left" in out
+    assert target.is_file()

@@ -244,6 +244,7 @@ class _Place:
     det: Detection
     centre: np.ndarray
     extra: list[int] = field(default_factory=list)  # detections on top / beside (a kong's fourth tile)
+    beside: list[int] = field(default_factory=list)  # those of extra laid beside, not on top
     sideways: bool = False
     pitch: float = 0.0  # the local upright tile width along the row
     box_along: float | None = None  # the box's extent along the row, where the row runs near an axis
@@ -344,6 +345,12 @@ class _Builder:
 
 def group(detections: Detections) -> Reading:
     """Read a hand from typed detections (see the module's doc)."""
+    return _group(detections, frozenset())
+
+
+def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
+    """``unstack``: detections overlapping a box of their code that are not a kong's fourth tile after all
+    (their group is no pung): neighbours whose boxes overlap in strong perspective."""
     b = _Builder(detections)
     tiles = detections.tiles
     flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus]
@@ -359,7 +366,7 @@ def group(detections: Detections) -> Reading:
             if _overlap(det.box, p.det.box) >= STACK_OVERLAP:
                 host = p
                 break
-        if host is None:
+        if host is None or (i in unstack and host.det.code == det.code):
             places.append(_Place(i, det, np.array(det.center, dtype=float)))
         elif host.det.code == det.code and not det.is_back and not host.extra:
             host.extra.append(i)  # a kong's fourth tile lying on the sideways one
@@ -417,6 +424,14 @@ def group(detections: Detections) -> Reading:
     groups = _attach_beside(places, groups)
     groups = _mend_melds(places, groups, unmarked=True)
     _mark_sideways(places, groups, offset, detections.width, detections.height)
+
+    # a tile "on top" must make a kong with its group (a pung's shape); otherwise it was a neighbour
+    for g in groups:
+        for k in g:
+            stacked = [e for e in places[k].extra if e not in places[k].beside]
+            codes = {places[j].det.code for j in g}
+            if stacked and not (len(g) == 3 and len(codes) == 1):
+                return _group(detections, unstack | set(stacked))
 
     return _read(b, places, groups, flower_dup, u, v)
 
@@ -683,6 +698,7 @@ def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[i
             scale = (p.pitch + host.pitch) / 2
             if abs(du) < 0.4 * host.along and 0.7 * scale <= abs(dv) <= 1.45 * scale:
                 host.extra.append(p.index)
+                host.beside.append(p.index)
                 used.add(k)
                 break
     return [g for g in groups if not (len(g) == 1 and g[0] in used)]

@@ -375,8 +375,12 @@ def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
     flower_dup = _dedupe_flowers(b, flowers)
 
     if not places:
-        hand = _try_hand(b, [], [], None, flower_dup)
-        return _finish(b, hand, [], [], flower_dup, None, (1.0, 0.0), None)
+        b.questions.append(Question("hand", "No standing tiles or melds were found to read a hand from. "
+                                            "Please enter the hand."))
+        evidence = tuple(TileEvidence(i, tiles[i].code_str, "flower", n, tiles[i].confidence)
+                         for n, i in enumerate(flower_dup))
+        return Reading(None, tuple(b.questions), evidence, (), tuple(sorted(b.ignored, key=lambda x: x.detection)),
+                       (1.0, 0.0), tuple(b.notes))
 
     # 2. the row direction, extents along/across
     boxes_all = [tiles[p.index].box for p in places] + [tiles[i].box for i in flower_dup]
@@ -1027,16 +1031,6 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         b.notes.append("the reading direction was not clear from the layout, but no meld's claim depends on it")
     return Reading(hand, tuple(b.questions), tuple(evidence_rows), tuple(meld_evidence),
                    tuple(sorted(b.ignored, key=lambda x: x.detection)), direction, tuple(b.notes))
-
-
-def _finish(b, hand, *_args) -> Reading:
-    return Reading(hand, tuple(b.questions), (), (), tuple(b.ignored), (1.0, 0.0), tuple(b.notes))
-
-
-def _try_hand(b: _Builder, concealed, melds, win, flowers) -> Hand | None:
-    if not concealed:
-        b.questions.append(Question("hand", "No tiles were found to read a hand from. Please enter the hand."))
-    return None
 
 
 def _attempt(make) -> Hand | None:

@@ -844,6 +844,9 @@ def _add_grouping(commands: Any) -> None:
                           help="also read the true boxes with the sideways flags the detector's box-shape rule "
                                "(vision.detector.mark_sideways) gives them, instead of the true flags")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model for --detector")
+    evaluate.add_argument("--box-noise", type=float, default=0.0, metavar="F",
+                          help="with --sideways-rule: also read the true boxes moved at random by F of their size "
+                               "(e.g. 0.02), with the detector's sideways rule, to mimic a detector's imprecision")
     evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos")
     evaluate.add_argument("--json", action="store_true", help="print the report(s) as JSON")
     evaluate.set_defaults(run=cmd_eval_grouping)
@@ -1016,6 +1019,9 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
         if args.sideways_rule:
             reports["true_boxes_sideways_rule"] = evaluate_folder(args.data, group, limit=args.limit,
                                                                   sideways_rule=True)
+            if args.box_noise:
+                reports["noisy_boxes_sideways_rule"] = evaluate_folder(args.data, group, limit=args.limit,
+                                                                       sideways_rule=True, box_noise=args.box_noise)
         if args.detector:
             model = _shipped_model(args.model)
             if model is None:
@@ -1033,6 +1039,8 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
     else:
         titles = {"true_boxes": "from the true boxes",
                   "true_boxes_sideways_rule": "from the true boxes, sideways flags by the detector's rule",
+                  "noisy_boxes_sideways_rule": f"from the true boxes moved by {args.box_noise:g} of their size, "
+                                               "sideways flags by the detector's rule",
                   "detector": "with the detector in the loop"}
         for name, report in reports.items():
             sys.stdout.write(report.summary(titles[name]) + "\n")

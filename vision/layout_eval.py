@@ -140,11 +140,33 @@ def with_sideways_rule(detections: Detections) -> Detections:
     return Detections(detections.width, detections.height, mark_sideways(plain))
 
 
+def with_box_noise(detections: Detections, noise: float, rng: Any) -> Detections:
+    """The boxes with every edge moved by a Gaussian of ``noise`` times the box's width or height (kept
+    inside the photo), to mimic a detector's imprecision. ``rng``: a ``random.Random``."""
+    from dataclasses import replace
+
+    tiles = []
+    for t in detections.tiles:
+        x1, y1, x2, y2 = t.box
+        w, h = t.width, t.height
+        x1, x2 = x1 + rng.gauss(0, noise * w), x2 + rng.gauss(0, noise * w)
+        y1, y2 = y1 + rng.gauss(0, noise * h), y2 + rng.gauss(0, noise * h)
+        x1, y1 = max(0.0, min(x1, x2 - 1)), max(0.0, min(y1, y2 - 1))
+        x2, y2 = min(float(detections.width), max(x2, x1 + 1)), min(float(detections.height), max(y2, y1 + 1))
+        tiles.append(replace(t, box=(x1, y1, x2, y2)))
+    return Detections(detections.width, detections.height, tuple(tiles))
+
+
 def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
                     detect: Callable[[Path], Detections] | None = None, limit: int | None = None,
-                    progress: Callable[[int, int], None] | None = None, sideways_rule: bool = False) -> GroupingReport:
+                    progress: Callable[[int, int], None] | None = None, sideways_rule: bool = False,
+                    box_noise: float = 0.0) -> GroupingReport:
     """Group every photo of a renderer folder (sidecars/*.json) from the true boxes, or from ``detect``.
-    ``sideways_rule``: the true boxes with the detector's sideways rule instead of the true flags."""
+    ``sideways_rule``: the true boxes with the detector's sideways rule instead of the true flags;
+    ``box_noise``: the true boxes moved at random (seeded) by this share of their size, before the rule."""
+    import random
+
+    rng = random.Random(0)
     folder = Path(folder)
     sidecars = sorted((folder / "sidecars").glob("*.json"))
     if not sidecars:
@@ -156,6 +178,8 @@ def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
         sidecar = json.loads(path.read_text())
         if detect is None:
             detections = sidecar_detections(sidecar)
+            if box_noise:
+                detections = with_box_noise(detections, box_noise, rng)
             if sideways_rule:
                 detections = with_sideways_rule(detections)
         else:

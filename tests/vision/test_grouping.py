@@ -455,9 +455,9 @@ def test_never_raises_on_odd_detections():
 def test_eval_grouping_with_the_detectors_sideways_rule(rendered, capsys):
     from mjscan import cli
 
-    assert cli.main(["eval-grouping", str(rendered), "--sideways-rule", "--json"]) == 0
+    assert cli.main(["eval-grouping", str(rendered), "--sideways-rule", "--box-noise", "0.02", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"true_boxes", "true_boxes_sideways_rule"}
+    assert set(data) == {"true_boxes", "true_boxes_sideways_rule", "noisy_boxes_sideways_rule"}
     assert data["true_boxes_sideways_rule"]["photos"] == 12
 
 

@@ -197,6 +197,21 @@ class Reading:
             raise ValueError("the answers do not give a whole hand; please enter the hand by hand")
         return hand, tuple(open_questions)
 
+    def detection_groups(self) -> dict[int, str]:
+        """Each used detection's group as the server's detection JSON tags it (docs/server.md):
+        ``concealed``, ``winning``, ``meld:N`` or ``flowers``."""
+        return {t.detection: "flowers" if t.group == "flower" else t.group for t in self.tiles
+                if t.group != "meld:?"}
+
+    def tag_detection(self, detections: Detections) -> dict[str, Any]:
+        """The spec's detection JSON with each used tile's ``group`` (the page colours the boxes by it)."""
+        data = detections.to_dict()
+        groups = self.detection_groups()
+        for index, tile in enumerate(data["tiles"]):
+            if index in groups:
+                tile["group"] = groups[index]
+        return data
+
     def to_dict(self) -> dict[str, Any]:
         return {"hand": hand_to_dict(self.hand) if self.hand is not None else None,
                 "questions": [q.to_dict() for q in self.questions],

@@ -487,3 +487,11 @@ def test_read_prints_the_hand_and_draws(monkeypatch, tmp_path, capsys):
     assert out.startswith("hand: " + norm("123m 456p 789s 9p [4'35s] +9p"))
     assert "meld:0" in out and "sideways" in out and "claimed from the left" in out
     assert target.is_file()
+
+
+def test_detection_tagged_with_groups_for_the_page():
+    detections = scene([(0, ROW + " | 9p"), (MELD_Y, "4s' 3s 5s"), (MELD_Y + 2 * H, "3f")])
+    data = group(detections).tag_detection(detections)
+    tags = [t.get("group") for t in data["tiles"]]
+    assert tags.count("concealed") == 10 and tags.count("winning") == 1
+    assert tags.count("meld:0") == 3 and tags.count("flowers") == 1

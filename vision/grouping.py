@@ -443,6 +443,7 @@ def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
     groups = _attach_beside(places, groups)
     groups = _mend_melds(places, groups, unmarked=True)
     _mark_sideways(places, groups, offset, detections.width, detections.height)
+    groups = _attach_beside(places, groups)  # again, now that the melds' sideways tiles are settled
 
     # a tile "on top" must make a kong with its group (a pung's shape); otherwise it was a neighbour
     for g in groups:
@@ -467,7 +468,7 @@ def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
     return kept
 
 
-LOCAL_DEGREES = 25.0
+LOCAL_DEGREES = 35.0
 """A tile's local row direction follows neighbours lying within this angle of the photo's main direction."""
 MEND = 0.6
 """Fragments closer than this share of a tile that together make one meld are joined (see _mend_melds)."""
@@ -713,7 +714,9 @@ def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[i
             p = places[k]
             if p.det.is_back or p.det.code != host.det.code:
                 continue
-            du, dv = _offsets(host, p)
+            delta = p.centre - host.centre  # in the host's own direction: the lone tile's may be skewed
+            du = float(delta @ host.dir)
+            dv = float(delta[1] * host.dir[0] - delta[0] * host.dir[1])
             scale = (p.pitch + host.pitch) / 2
             if abs(du) < 0.4 * host.along and 0.7 * scale <= abs(dv) <= 1.45 * scale:
                 host.extra.append(p.index)
@@ -741,38 +744,49 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
 
 
 def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = False) -> list[list[int]]:
-    """Join two fragments on one line, close together (under MEND of a tile), when together they make
-    exactly one meld (with one sideways tile, or none yet when ``unmarked``): a meld that a slightly wide
-    gap split (a sideways tile not yet known counts too short along the row)."""
+    """Join two or three fragments following each other on one line, close together (under MEND of a
+    tile), when together they make exactly one meld (with one sideways tile, or none yet when
+    ``unmarked``): a meld that slightly wide gaps split (a sideways tile not yet known counts too short
+    along the row; tiles that wander on the table)."""
     groups = [list(g) for g in groups]
+
+    def follows(a: list[int], c: list[int]) -> bool:
+        if places[c[0]].u < places[a[-1]].u:
+            return False
+        end, start = places[a[-1]], places[c[0]]
+        du, dv = _offsets(end, start)
+        if abs(dv) > 0.45 * (start.box_size + end.box_size) / 2:
+            return False
+        return abs(du) - (end.along + start.along) / 2 <= MEND * (end.pitch + start.pitch) / 2
+
+    def meld_of(parts: list[list[int]]) -> bool:
+        union = [k for g in parts for k in g]
+        if len(union) not in (3, 4):
+            return False
+        ps = [places[k] for k in union]
+        marks = sum(p.sideways for p in ps)
+        if marks > 1 or (marks == 0 and not unmarked) or any(p.is_back or p.extra for p in ps):
+            return False
+        return _meld_kind([p.det.code for p in ps]) is not None
+
     joined = True
     while joined:
         joined = False
-        for a in groups:
-            for c in groups:
-                if a is c or len(a) + len(c) not in (3, 4) or min(len(a), len(c)) > 2 and max(len(a), len(c)) > 3:
+        small = [g for g in groups if len(g) <= 3]
+        for a in small:
+            for c in small:
+                if a is c or not follows(a, c):
                     continue
-                if places[c[0]].u < places[a[-1]].u:
-                    continue  # c must follow a along the row
-                end, start = places[a[-1]], places[c[0]]
-                du, dv = _offsets(end, start)
-                if abs(dv) > 0.45 * (start.box_size + end.box_size) / 2:
-                    continue
-                gap = abs(du) - (end.along + start.along) / 2
-                if gap > MEND * (end.pitch + start.pitch) / 2:
-                    continue
-                union = a + c
-                ps = [places[k] for k in union]
-                marks = sum(p.sideways for p in ps)
-                if marks > 1 or (marks == 0 and not unmarked) or any(p.is_back or p.extra for p in ps):
-                    continue
-                if _meld_kind([p.det.code for p in ps]) is None:
-                    continue
-                groups.remove(a)
-                groups.remove(c)
-                groups.append(union)
-                joined = True
-                break
+                chains = [[a, c]] + [[a, c, e] for e in small if e is not a and e is not c and follows(c, e)]
+                for chain in chains:
+                    if meld_of(chain):
+                        for g in chain:
+                            groups.remove(g)
+                        groups.append([k for g in chain for k in g])
+                        joined = True
+                        break
+                if joined:
+                    break
             if joined:
                 break
     return groups

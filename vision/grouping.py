@@ -453,7 +453,7 @@ def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
             if stacked and not (len(g) == 3 and len(codes) == 1):
                 return _group(detections, unstack | set(stacked))
 
-    return _read(b, places, groups, flower_dup, u, v)
+    return _read(b, places, groups, flower_dup, u)
 
 
 def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
@@ -498,7 +498,7 @@ def _pitches(places: list[_Place]) -> None:
             best = min(best, du / units)
         if math.isfinite(best):
             spacing[i] = best
-    for i, pi in enumerate(places):
+    for pi in places:
         line = [j for j, pj in enumerate(places)
                 if abs(_offsets(pi, pj)[1]) <= 0.45 * (pi.box_size + pj.box_size) / 2 and np.isfinite(spacing[j])
                 and spacing[j] < 1.6 * pj.box_size]
@@ -811,12 +811,10 @@ def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | No
 class _MeldRead:
     group: list[int]  # places in u order
     kind: str  # "exposed", "concealed", "plain"
-    meld: Meld | None = None  # built once the direction is known
-    down_all: bool = False
 
 
 def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
-          u: np.ndarray, v: np.ndarray) -> Reading:
+          u: np.ndarray) -> Reading:
     tiles = b.dets.tiles
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
                 or (3 <= len(g) <= 4 and any(places[k].sideways for k in g))]

@@ -470,6 +470,10 @@ def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
 
 LOCAL_DEGREES = 35.0
 """A tile's local row direction follows neighbours lying within this angle of the photo's main direction."""
+WIN_GAP = 0.0
+WIN_RATIO = 2.0
+"""The winning tile is set apart from the standing row by at least this share of a tile (the guide asks
+for a clear gap; the tight grouping splits at GAP, which an unevenly laid real row can reach)."""
 MEND = 0.6
 """Fragments closer than this share of a tile that together make one meld are joined (see _mend_melds)."""
 AXIS_DEGREES = 3.0
@@ -1085,10 +1089,15 @@ def _find_row(places: list[_Place], plain: list[list[int]], first: int
     candidates: list[tuple[int, int]] = []
     gaps: dict[int, float] = {}
     stray: list[list[int]] = []
+    # the winning tile's gap must stand out from the row's own (an unevenly laid row has wide gaps too)
+    inner = [(abs(_offsets(places[a], places[c])[0]) - (places[a].along + places[c].along) / 2)
+             / ((places[a].pitch + places[c].pitch) / 2) for a, c in zip(row, row[1:])]
+    inner = [x for x in inner if x < 0.6]  # not the holes a flower lying in the row leaves
+    apart = max(WIN_GAP, WIN_RATIO * float(np.percentile(inner, 90))) if len(inner) >= 3 else WIN_GAP
     for g in rest:
         if len(g) == 1 and min(_line_offset(places, row, g[0]), _end_offset(places, row, g)) < 1.0:
             gap = _row_gap(places, row, g)
-            if gap < 3.0:
+            if apart <= gap < 3.0:
                 side = 1 if places[g[0]].u > places[row[-1]].u else -1
                 candidates.append((g[0], side))
                 gaps[g[0]] = gap

@@ -1102,6 +1102,9 @@ def _find_row(places: list[_Place], plain: list[list[int]], first: int
                 candidates.append((g[0], side))
                 gaps[g[0]] = gap
                 continue
+            if gap < apart:  # close, but no clearer apart than the row's own gaps: one of the row
+                row = sorted(row + g, key=lambda k: places[k].u)
+                continue
         stray.append(g)
     return row, candidates, gaps, stray
 

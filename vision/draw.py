@@ -12,6 +12,14 @@ _COLOURS = {"m": (220, 40, 40), "p": (40, 90, 220), "s": (20, 150, 60), "z": (15
             "k": (90, 90, 90)}
 
 
+def label_font(image: Image.Image) -> ImageFont.ImageFont:
+    """The default font at a size readable on ``image`` (about 14 px per 1000 px of its long side)."""
+    try:
+        return ImageFont.load_default(size=max(10, int(14 * max(image.size) / 1000)))
+    except TypeError:  # Pillow before 10.1: one fixed size
+        return ImageFont.load_default()
+
+
 def draw_detections(image: Image.Image, detections: Detections) -> Image.Image:
     """A copy of ``image`` (upright RGB) with each detection's box, code and confidence; sideways tiles
     are marked with a trailing ``>``."""
@@ -19,10 +27,7 @@ def draw_detections(image: Image.Image, detections: Detections) -> Image.Image:
     draw = ImageDraw.Draw(out)
     scale = max(out.size) / 1000
     width = max(1, int(round(2 * scale)))
-    try:
-        font = ImageFont.load_default(size=max(10, int(14 * scale)))
-    except TypeError:  # Pillow before 10.1: one fixed size
-        font = ImageFont.load_default()
+    font = label_font(out)
     for tile in detections:
         code = tile.code_str
         colour = _COLOURS.get("k" if code == "back" else code[-1], (0, 0, 0))

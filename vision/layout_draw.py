@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import os
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from vision.detections import Detections
+from vision.draw import label_font
 
 _MELD_COLOURS = [(220, 40, 40), (40, 90, 220), (150, 60, 170), (0, 150, 150), (200, 120, 0)]
 _GROUP_COLOURS = {"concealed": (20, 150, 60), "winning": (240, 200, 0), "flower": (230, 120, 200)}
@@ -26,10 +27,7 @@ def draw_reading(image: Image.Image, detections: Detections, reading) -> Image.I
     draw = ImageDraw.Draw(out)
     scale = max(out.size) / 1000
     width = max(2, int(round(3 * scale)))
-    try:
-        font = ImageFont.load_default(size=max(10, int(14 * scale)))
-    except TypeError:
-        font = ImageFont.load_default()
+    font = label_font(out)
     for ignored in reading.ignored:
         box = detections.tiles[ignored.detection].box
         draw.rectangle(box, outline=(128, 128, 128), width=max(1, width // 2))

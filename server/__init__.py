@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Mapping
 
-from flask import Flask, jsonify, request
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024

@@ -30,7 +30,7 @@ import json
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence, Union
+from typing import Sequence, Union
 
 import numpy as np
 from PIL import Image, ImageOps

@@ -24,8 +24,8 @@ from datasets.labels import BACK, class_id, yolo_line
 from datasets.render import background, effects
 from datasets.render.camera import SHIFT, Camera, look_at, to_cv
 from datasets.render.hands import random_hand
-from datasets.render.layout import SCENE_KINDS, Scene, Tray, compose
-from datasets.render.tiles import (LYING, STANDING, Drawn, Light, Placed, TextureCache, TileBody, TileRenderer,
+from datasets.render.layout import Scene, Tray, compose
+from datasets.render.tiles import (STANDING, Drawn, Light, Placed, TextureCache, TileBody, TileRenderer,
                                    body_for, rotation, shadow_hull, translation)
 from scorer.codec import hand_to_dict
 from scorer.hand import Hand

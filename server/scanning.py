@@ -65,7 +65,10 @@ class VisionScanner:
     ``vision.detector.detect(image, model_path)``; the answer is the detection JSON or has ``to_dict()``.
     Grouping: ``vision.grouping.group(detections)`` (or ``vision.group.group``), answering a reading with
     ``hand`` (a scorer Hand, hand JSON or None) and ``questions``, as attributes, dict keys or
-    ``to_dict()``. Without a grouping module the hand is None and the page starts from the detected tiles.
+    ``to_dict()``. When the reading has ``tag_detection(detections)`` (vision.grouping's ``Reading``), the
+    detection answered is that one: the spec's detection JSON with each used tile's ``group``
+    (``concealed``, ``winning``, ``meld:N``, ``flowers``), which the page colours the photo's boxes by.
+    Without a grouping module the hand is None and the page starts from the detected tiles.
     """
 
     def __init__(self, model_path: Path):
@@ -97,12 +100,13 @@ class VisionScanner:
         hand, questions = None, []
         if self._group is not None:
             reading = self._group(detections)
-            if hasattr(reading, "to_dict"):
-                reading = reading.to_dict()
-            if isinstance(reading, dict):
-                hand, questions = reading.get("hand"), reading.get("questions") or []
+            if hasattr(reading, "tag_detection"):  # each used tile's group, for the page's box colours
+                detection = _as_dict(reading.tag_detection(detections))
+            data = reading.to_dict() if hasattr(reading, "to_dict") else reading
+            if isinstance(data, dict):
+                hand, questions = data.get("hand"), data.get("questions") or []
             else:
-                hand, questions = getattr(reading, "hand", None), getattr(reading, "questions", None) or []
+                hand, questions = getattr(data, "hand", None), getattr(data, "questions", None) or []
         if isinstance(hand, Hand):
             hand = hand_to_dict(hand)
         return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions]}

@@ -5,6 +5,7 @@
 
 (function () {
   const T = window.MjTiles;
+  const G = window.MjGroups;
   const $ = (id) => document.getElementById(id);
   const HAS_DETECTOR = document.body.dataset.detector === "true";
   const MAX_UPLOAD = Number(document.body.dataset.maxUpload) || 0;
@@ -31,6 +32,7 @@
     rulesList: [],
     hand: emptyHand(),
     detection: null,
+    readHand: null,        // the hand as read from the photo (the detection's groups name its melds)
     photo: null,           // an object URL for the uploaded photo, or null
     questions: [],
     scoreSeq: 0,
@@ -736,6 +738,7 @@
     if (state.photo) URL.revokeObjectURL(state.photo);
     state.photo = null;
     state.detection = null;
+    state.readHand = null;
     state.questions = [];
     $("photo-view").hidden = true;
     $("questions-section").hidden = true;
@@ -804,6 +807,7 @@
     if (state.photo) URL.revokeObjectURL(state.photo);
     state.photo = URL.createObjectURL(file);
     state.detection = data.detection;
+    state.readHand = data.hand ? JSON.parse(JSON.stringify(data.hand)) : null;  // what the photo's groups name
     state.questions = data.questions || [];
     state.photoNote = "";
     if (data.hand) {
@@ -837,39 +841,15 @@
     else scheduleScore();
   }
 
-  function tileGroups(tiles, hand) {  // a group name per detected tile: its own, or matched to the hand
-    if (tiles.every((t) => t.group)) return tiles.map((t) => t.group);
-    const pools = [];
-    const { standing, winning } = split(hand);
-    hand.melds.forEach((meld, i) => pools.push({ name: "meld:" + i, codes: meld.concealed
-      ? [meld.tiles[0], meld.tiles[0], "back", "back"] : meld.tiles.slice() }));
-    const concealed = { name: "concealed", codes: standing.slice() };
-    const win = { name: "winning", codes: winning ? [winning] : [] };
-    const flowers = { name: "flowers", codes: hand.flowers.slice() };
-    const take = (pool, code) => removeOne(pool.codes, code);
-    const out = new Array(tiles.length).fill("unmatched");
-    const order = tiles.map((t, i) => i).sort((a, b) => tiles[a].box[0] - tiles[b].box[0]);
-    for (const i of order) {           // claimed (sideways) tiles belong to melds
-      if (tiles[i].sideways) { const pool = pools.find((p) => take(p, tiles[i].code)); if (pool) out[i] = pool.name; }
-    }
-    for (const i of order) {
-      if (out[i] !== "unmatched" || tiles[i].sideways) continue;
-      const code = tiles[i].code;
-      const pool = [flowers, concealed].concat(pools, [win]).find((p) => take(p, code));
-      out[i] = pool ? pool.name : code === "back" ? "back" : "unmatched";
-    }
-    return out;
-  }
-
   function groupColour(name) {
     if (name && name.startsWith("meld:")) return MELD_COLOURS[Number(name.slice(5)) % MELD_COLOURS.length];
     return GROUP_COLOURS[name] || GROUP_COLOURS.unmatched;
   }
 
-  function groupLabel(name) {
+  function groupLabel(name, hand) {    // hand: the one the groups name (the photo's reading, or the hand now)
     if (name && name.startsWith("meld:")) {
       const i = Number(name.slice(5));
-      const meld = state.hand.melds[i];
+      const meld = ((hand || state.hand).melds || [])[i];
       return "meld " + (i + 1) + (meld ? " (" + meldCaption(meld) + ")" : "");
     }
     return { concealed: "standing tiles", winning: "winning tile", flowers: "flowers", back: "face down",
@@ -903,7 +883,10 @@
     if (image) ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
     else { ctx.fillStyle = "#d6d2c4"; ctx.fillRect(0, 0, canvas.width, canvas.height); }
     const tiles = detection.tiles || [];
-    const groups = tileGroups(tiles, state.hand);
+    // the grouping's own groups name the hand as read from the photo; without them, match the hand now
+    const tagged = G.tagged(tiles);
+    const groups = G.tileGroups(tiles, state.hand);
+    const named = tagged && state.readHand ? state.readHand : state.hand;
     const ratio = canvas.width / Math.max(1, canvas.clientWidth || canvas.width);  // canvas px per screen px
     const line = Math.max(2, 2 * ratio);
     const used = new Set();
@@ -931,7 +914,7 @@
     });
     const legend = $("photo-legend");
     legend.replaceChildren(...[...used].sort().map((name) => h("li", {},
-      h("span", { class: "swatch", "data-colour": groupColour(name) }), groupLabel(name))));
+      h("span", { class: "swatch", "data-colour": groupColour(name) }), groupLabel(name, named))));
     for (const swatch of legend.querySelectorAll(".swatch")) swatch.style.background = swatch.dataset.colour;
     canvas.setAttribute("aria-label", "The photo with " + tiles.length + " detected tiles boxed and named");
     $("photo-note").textContent = (image ? "" : "This browser cannot show this photo (HEIC?): the boxes are drawn " +

@@ -179,3 +179,65 @@ def test_questions_melds_and_the_palette():
         assert _wait(driver, lambda d: _total(d) == score(final, "mcr").total)
         assert driver.find_element("id", "notation").get_attribute("value") == format_hand(final)
         assert console_errors(driver) == []
+
+
+# app.js's box colours (GROUP_COLOURS, MELD_COLOURS)
+COLOURS = {"concealed": (0x1e, 0x88, 0xe5), "winning": (0xf9, 0xa8, 0x25), "flowers": (0xd8, 0x1b, 0x60),
+           "unmatched": (0x9e, 0x9e, 0x9e), "meld:0": (0x43, 0xa0, 0x47), "meld:1": (0x8e, 0x24, 0xaa),
+           "meld:2": (0x00, 0x89, 0x7b)}
+
+
+def _nearest(pixel) -> str:
+    """The group whose colour a canvas pixel shows (box edges at fractional pixels are blended a little)."""
+    name, colour = min(COLOURS.items(), key=lambda item: sum((a - b) ** 2 for a, b in zip(item[1], pixel)))
+    assert sum((a - b) ** 2 for a, b in zip(colour, pixel)) < 40 ** 2, (pixel, name)
+    return name
+
+
+def test_the_photos_boxes_take_the_groupings_groups():
+    """The boxes are coloured by the groups the grouping step tagged (detection ``group``), not by codes:
+    a box the grouping left out is grey even where its code would fit a meld, and the meld's own boxes keep
+    the meld's colour; the legend names the groups as read."""
+    from PIL import Image
+
+    from server.scanning import FixedScanner
+
+    hand = "123m 5s [4'56m] [77'7z] (6666z) 15f +5s"
+    reading = FixedScanner(hand).scan(Image.new("RGB", (640, 640)))
+    stray = {"code": "7z", "box": [4.0, 4.0, 34.0, 44.0], "confidence": 0.31, "sideways": False}  # no group
+    reading["detection"]["tiles"].insert(0, stray)
+    scanner = FakeScanner(hand)
+    scanner.answer = reading
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        _wait(driver, lambda d: _total(d) is not None or d.find_elements("id", "score-error"))
+        canvas = driver.find_element("id", "photo-canvas")
+
+        def colour_at(box):
+            x1, y1, x2, y2 = box
+            pixel = driver.execute_script("return Array.from(arguments[0].getContext('2d')"
+                                          ".getImageData(arguments[1], arguments[2], 1, 1).data).slice(0, 3)",
+                                          canvas, round(x1), round((y1 + y2) / 2))
+            return _nearest(pixel)
+
+        _wait(driver, lambda d: d.find_element("id", "photo-legend").text)
+        tiles = reading["detection"]["tiles"]
+        assert colour_at(stray["box"]) == "unmatched"  # grey: not in the hand
+        pung = [t for t in tiles if t.get("group") == "meld:1"]
+        assert [t["code"] for t in pung] == ["7z"] * 3
+        for tile in pung:
+            assert colour_at(tile["box"]) == "meld:1", tile  # the second meld's purple
+        assert colour_at(next(t for t in tiles if t.get("group") == "winning")["box"]) == "winning"
+        legend = driver.find_element("id", "photo-legend").text
+        for name in ("standing tiles", "winning tile", "meld 1", "meld 2", "meld 3", "flowers", "not in the hand"):
+            assert name in legend, legend
+
+        # an edit changes the hand, not what the photo was read as: the boxes keep their groups
+        driver.find_element("css selector", '#hand-strip .group.standing button.tile[data-code="1m"]').click()
+        _wait(driver, lambda d: d.find_element("id", "tile-dialog").get_attribute("open") is not None)
+        driver.find_element("css selector", '#palette button[data-code="9p"]').click()
+        _wait(driver, lambda d: "9p" in d.find_element("id", "notation").get_attribute("value"))
+        for tile in pung:
+            assert colour_at(tile["box"]) == "meld:1", tile
+        assert console_errors(driver) == []

@@ -85,7 +85,7 @@ def test_the_rule_sets_are_listed_with_mcr_first_choice(client):
 
 
 @pytest.mark.parametrize("name, mimetype", [("app.js", "text/javascript"), ("tiles.js", "text/javascript"),
-                                            ("app.css", "text/css")])
+                                            ("groups.js", "text/javascript"), ("app.css", "text/css")])
 def test_static_files_are_served(client, name, mimetype):
     response = client.get(f"/static/{name}")
     assert response.status_code == 200 and response.mimetype == mimetype
@@ -126,6 +126,6 @@ def test_the_js_is_valid(tmp_path):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    for name in ("app.js", "tiles.js"):
+    for name in ("app.js", "tiles.js", "groups.js"):
         result = subprocess.run([node, "--check", str(STATIC / name)], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr

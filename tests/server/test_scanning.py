@@ -162,3 +162,75 @@ def test_layout_detection_fits_any_image():
         detection = layout_detection(hand, *size)
         assert detection["image"] == {"width": size[0], "height": size[1]}
         assert all(0 <= v <= max(size) for t in detection["tiles"] for v in t["box"])
+
+
+@pytest.fixture
+def fake_detector(monkeypatch):
+    """A fake vision.detector whose Detector answers real vision.detections.Detections (the detection
+    JSON in ``Detector.answer``), so the real vision.grouping reads them: the adapter's whole path, no model."""
+    from vision.detections import Detections
+
+    class Detector:
+        answer: dict = {}
+
+        def __init__(self, path):
+            self.path = path
+
+        def detect(self, image):
+            return Detections.from_dict(Detector.answer)
+
+    detector = types.ModuleType("vision.detector")
+    detector.Detector = Detector
+    monkeypatch.setitem(sys.modules, "vision.detector", detector)
+    return Detector
+
+
+def _untagged(detection):
+    return {**detection, "tiles": [{k: v for k, v in t.items() if k != "group"} for t in detection["tiles"]]}
+
+
+def test_the_adapter_tags_the_detection_with_the_groupings_groups(fake_detector, tmp_path):
+    """vision.grouping's Reading.tag_detection: each used box carries its group in the hand, so the page
+    colours the photo by the grouping's real groups (not by matching codes)."""
+    hand = "123m 5s [4'56m] [77'7z] (6666z) 15f +5s"
+    laid_out = layout_detection(hand_to_dict(parse_hand(hand)), 1600, 400)
+    fake_detector.answer = _untagged(laid_out)
+    reading = VisionScanner(tmp_path / "detector.onnx").scan(Image.new("RGB", (1600, 400)))
+    assert reading["hand"] == hand_to_dict(parse_hand(hand)) and reading["questions"] == []
+    tiles = reading["detection"]["tiles"]
+    assert [t["group"] for t in tiles] == [t["group"] for t in laid_out["tiles"]]
+    # the spec's fields are all kept, unchanged; group is only added
+    assert [{k: v for k, v in t.items() if k != "group"} for t in tiles] == fake_detector.answer["tiles"]
+
+
+def test_scan_answers_the_groups_through_the_api(fake_detector, tmp_path):
+    """/api/scan with the vision adapter: the detection's groups name the answered hand's parts (meld:N is
+    hand.melds[N]); a detection the grouping did not use has no group."""
+    hand = hand_to_dict(parse_hand("234p 5s [4'56m] [7'89m] (7777z) 3f +5s"))
+    detection = _untagged(layout_detection(hand, 1600, 400))
+    misread = dict(detection["tiles"][0], code="9s", confidence=0.4)  # a weaker second box on the first tile
+    detection["tiles"].append(misread)
+    fake_detector.answer = detection
+    client = create_app({"TESTING": True, "SCANNER": VisionScanner(tmp_path / "detector.onnx")}).test_client()
+    from tests.server.helpers import image_bytes, upload
+
+    response = upload(client, image_bytes(size=(1600, 400)), self_drawn="true")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    data = response.get_json()
+    assert set(data) >= {"rules", "detection", "hand", "score", "questions"}
+    assert data["score"]["rules"] == "mcr" and data["hand"]["context"]["self_drawn"] is True
+    assert {**data["hand"], "context": {}} == {**hand, "context": {}}
+    tiles = data["detection"]["tiles"]
+    assert all({"code", "box", "confidence", "sideways"} <= set(t) for t in tiles)
+    assert "group" not in tiles[-1]  # the grouping ignored the weaker box: not in the hand
+    groups: dict[str, list[str]] = {}
+    for tile in tiles[:-1]:
+        groups.setdefault(tile["group"], []).append(tile["code"])
+    answered = data["hand"]
+    assert sorted(groups) == ["concealed", "flowers", "meld:0", "meld:1", "meld:2", "winning"]
+    assert groups["winning"] == [answered["winning_tile"]]
+    assert sorted(groups["concealed"] + groups["winning"]) == sorted(answered["concealed"])
+    assert groups["flowers"] == answered["flowers"]
+    for n, meld in enumerate(answered["melds"]):
+        shown = [c for c in groups[f"meld:{n}"] if c != "back"]
+        assert sorted(shown) == sorted(meld["tiles"])[:len(shown)] and set(shown) <= set(meld["tiles"])

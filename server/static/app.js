@@ -822,10 +822,15 @@
       const context = state.hand.context;
       state.hand = emptyHand();
       state.hand.context = context;
-      for (const tile of data.detection.tiles || []) {
-        if (tile.code === "back") continue;
+      const tiles = data.detection.tiles || [];
+      const tagged = G.tagged(tiles);  // the grouping's tags: leave out the boxes it did not use (duplicates)
+      for (const tile of tiles) {
+        if (tile.code === "back" || (tagged && !tile.group)) continue;
         if (isBonus(tile.code)) { if (!state.hand.flowers.includes(tile.code)) state.hand.flowers.push(tile.code); }
-        else state.hand.concealed.push(tile.code);
+        else {
+          state.hand.concealed.push(tile.code);
+          if (tile.group === "winning") state.hand.winning_tile = tile.code;
+        }
       }
       state.photoNote = "The tiles were found but not grouped into a hand: check them below, then set the melds " +
                         "and the winning tile.";

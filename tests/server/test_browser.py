@@ -26,6 +26,20 @@ def _wait(driver, condition, timeout=20):
     return WebDriverWait(driver, timeout).until(condition)
 
 
+def _unlabelled(driver) -> list[str]:
+    """The visible controls (drawn by the page's JS too) that have no accessible name."""
+    return driver.execute_script("""
+        const out = [];
+        for (const el of document.querySelectorAll("input, select, textarea, button")) {
+          if (el.type === "hidden" || !(el.offsetWidth || el.offsetHeight || el.getClientRects().length)) continue;
+          const named = (el.labels && el.labels.length) || el.getAttribute("aria-label") ||
+                        el.getAttribute("aria-labelledby") || el.title ||
+                        (el.tagName === "BUTTON" && el.textContent.trim());
+          if (!named) out.push(el.outerHTML.slice(0, 120));
+        }
+        return out;""")
+
+
 def _ready(driver, url):
     driver.get(url)
     _wait(driver, lambda d: d.execute_script("return document.body.dataset.ready") == "true")
@@ -104,6 +118,7 @@ def test_manual_entry_without_a_detector():
         _wait(driver, lambda d: d.find_elements("id", "ctx-jmja1967_false_calls"))
         assert driver.find_element("id", "ctx-jmja1967_false_calls").get_attribute("type") == "number"
         assert driver.find_element("id", "ctx-jmja1967_rounding").tag_name == "select"
+        assert _unlabelled(driver) == []
 
         # an impossible hand: the player's words, not a status code
         notation.clear()
@@ -144,6 +159,7 @@ def test_questions_melds_and_the_palette():
         groups[0].find_elements("css selector", "button.tile")[1].click()
         Select(driver.find_element("id", "meld-kind")).select_by_value("pung")
         Select(driver.find_element("id", "meld-from")).select_by_value("across")
+        assert _unlabelled(driver) == []  # the meld dialog's controls and the palette too
         driver.find_element("id", "dialog-close").click()
         tiles = driver.find_elements("css selector", "#hand-strip .group.meld")[0].find_elements(
             "css selector", "button.tile")
@@ -240,4 +256,56 @@ def test_the_photos_boxes_take_the_groupings_groups():
         _wait(driver, lambda d: "9p" in d.find_element("id", "notation").get_attribute("value"))
         for tile in pung:
             assert colour_at(tile["box"]) == "meld:1", tile
+        assert console_errors(driver) == []
+
+
+class _SlowScanner(FakeScanner):
+    """Takes its time, so the page's progress indicator can be seen."""
+
+    def scan(self, image):
+        import time
+
+        time.sleep(1.5)
+        return super().scan(image)
+
+
+def test_a_photo_dropped_on_a_phone_sized_page():
+    """Drag and drop, the progress indicator while it reads, a phone's 375 pixels; a reading without a
+    hand starts the hand from the tiles the grouping used (its winning tile included, a stray box left out)."""
+    import base64
+
+    from tests.server.helpers import labelled_detection
+
+    detection = labelled_detection(640, 640)
+    for tile in detection["tiles"]:
+        tile["group"] = "flowers" if tile["code"].endswith("f") else "concealed"
+    next(t for t in detection["tiles"] if t["code"] == "7z")["group"] = "winning"
+    detection["tiles"].append({"code": "9p", "box": [2.0, 2.0, 30.0, 40.0], "confidence": 0.3, "sideways": False})
+    question = {"id": "winning-tile", "text": "Which tile was the winning tile?", "choices": ["7z", "3s"]}
+    scanner = _SlowScanner(PHOTO_HAND)
+    scanner.answer = {"detection": detection, "hand": None, "questions": [question]}
+    expected = score(parse_hand(PHOTO_HAND), "mcr").total
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(600, 900) as driver:
+        set_viewport(driver, 375, 800, mobile=True)
+        _ready(driver, server.url + "/")
+        driver.execute_script("""
+            const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+            const file = new File([bytes], "hand.jpg", { type: "image/jpeg" });
+            const data = new DataTransfer();
+            data.items.add(file);
+            const zone = document.getElementById("drop-zone");
+            for (const type of ["dragenter", "dragover", "drop"])
+              zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        """, base64.b64encode(PHOTO.read_bytes()).decode())
+        progress = driver.find_element("id", "progress")
+        assert _wait(driver, lambda d: progress.is_displayed() and "Reading the tiles" in progress.text)
+        assert _wait(driver, lambda d: _total(d) == expected)
+        assert not progress.is_displayed()
+        assert scanner.sizes == [(640, 640)]
+        assert driver.find_element("id", "notation").get_attribute("value") == format_hand(parse_hand(PHOTO_HAND))
+        assert "Which tile was the winning tile?" in driver.find_element("id", "questions").text
+        assert "not in the hand" in driver.find_element("id", "photo-legend").text
+        # nothing is wider than the phone's screen, the photo included
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 375
+        assert driver.find_element("id", "photo-canvas").size["width"] <= 375
         assert console_errors(driver) == []

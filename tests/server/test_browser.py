@@ -309,3 +309,17 @@ def test_a_photo_dropped_on_a_phone_sized_page():
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 375
         assert driver.find_element("id", "photo-canvas").size["width"] <= 375
         assert console_errors(driver) == []
+
+
+def test_the_screenshot_script_works(tmp_path):
+    """tests/server/take_screenshot.py, as docs/server.md runs it (here at a phone's width, with the photo)."""
+    from PIL import Image
+
+    from tests.server import take_screenshot
+
+    out = tmp_path / "page.png"
+    assert take_screenshot.main(["--out", str(out), "--width", "375", "--photo"]) == 0
+    with Image.open(out) as shot:
+        assert shot.format == "PNG" and shot.width == 375 and shot.height > 800
+    with pytest.raises(SystemExit):
+        take_screenshot.main(["--out", str(out), "--detector"])  # --detector needs --photo

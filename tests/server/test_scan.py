@@ -154,6 +154,21 @@ def test_exif_orientation_is_applied_before_the_scanner_sees_the_photo(client, s
     assert upright.getpixel((5, 5)) == (255, 255, 255)
 
 
+@pytest.mark.parametrize("fmt", ["JPEG", "WEBP", "PNG"])
+def test_the_upright_photo_cannot_be_turned_twice(fmt):
+    """The scanner gets the photo upright with no orientation left to apply: vision.detector applies
+    ImageOps.exif_transpose itself, which must then change nothing."""
+    from PIL import ImageOps
+
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    Image.new("RGB", (200, 100), "white").save(buffer, fmt, exif=exif.tobytes())
+    upright = read_photo(buffer.getvalue())
+    assert upright.size == (100, 200)
+    assert ImageOps.exif_transpose(upright).size == (100, 200)
+
+
 def _png_header(width: int, height: int) -> bytes:
     """A PNG that claims width x height but carries (almost) no pixels."""
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)

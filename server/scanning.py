@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -77,14 +78,20 @@ class VisionScanner:
         self.model_path = Path(model_path)
         self._detect = None
         self._group = None
+        self._lock = threading.Lock()  # waitress threads: the first photos at once load the model once
 
     def _load(self) -> None:
+        with self._lock:
+            if self._detect is None:
+                self._load_now()
+
+    def _load_now(self) -> None:
         detector_module = importlib.import_module("vision.detector")
         if hasattr(detector_module, "Detector"):
-            self._detect = detector_module.Detector(self.model_path).detect
+            detect = detector_module.Detector(self.model_path).detect
         else:
-            detect = detector_module.detect
-            self._detect = lambda image: detect(image, self.model_path)
+            module_detect = detector_module.detect
+            detect = lambda image: module_detect(image, self.model_path)  # noqa: E731
         for name in ("vision.grouping", "vision.group"):
             try:
                 found = importlib.util.find_spec(name) is not None
@@ -93,6 +100,7 @@ class VisionScanner:
             if found:
                 self._group = importlib.import_module(name).group
                 break
+        self._detect = detect
 
     def scan(self, image: Image.Image) -> dict[str, Any]:
         if self._detect is None:

@@ -119,6 +119,29 @@ def test_the_vision_adapter_answers_a_reading(fake_vision, tmp_path):
     assert len(fake_vision.loaded) == 1  # loaded once
 
 
+def test_the_first_photos_at_once_load_the_model_once(fake_vision, tmp_path):
+    import threading
+    import time
+
+    real_init = fake_vision.__init__
+
+    def slow_init(self, path):  # loading a model takes a while: other threads' photos arrive meanwhile
+        time.sleep(0.2)
+        real_init(self, path)
+
+    fake_vision.__init__ = slow_init
+    fake_vision.loaded.clear()
+    scanner = VisionScanner(tmp_path / "detector.onnx")
+    readings = []
+    threads = [threading.Thread(target=lambda: readings.append(scanner.scan(Image.new("RGB", (8, 8)))))
+               for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(readings) == 6 and fake_vision.loaded == [tmp_path / "detector.onnx"]
+
+
 def test_the_adapter_without_grouping_gives_no_hand(fake_vision, tmp_path, monkeypatch):
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from scorer.codec import hand_from_dict, hand_to_dict
+from scorer.errors import HandError
 from scorer.hand import Hand
 from scorer.notation import parse_hand
 
@@ -117,9 +118,31 @@ class VisionScanner:
                 hand, questions = data.get("hand"), data.get("questions") or []
             else:
                 hand, questions = getattr(data, "hand", None), getattr(data, "questions", None) or []
+            questions = [_as_dict(q) for q in questions]
+            if hasattr(reading, "answer"):
+                questions = [_with_hands(reading, q) for q in questions]
         if isinstance(hand, Hand):
             hand = hand_to_dict(hand)
         return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions]}
+
+
+def _with_hands(reading: Any, question: Any) -> Any:
+    """The question with each choice that carries no hand given the hand it leads to, where that differs
+    from the reading's (vision.grouping's ``Reading.answer``; e.g. whose discard a meld without a sideways
+    tile claimed), so the page can take a choice as a whole hand like any other."""
+    if not isinstance(question, dict) or not isinstance(question.get("choices"), list) or "id" not in question:
+        return question
+    choices = []
+    for choice in question["choices"]:
+        if isinstance(choice, dict) and choice.get("hand") is None and isinstance(choice.get("label"), str):
+            try:
+                answered, _ = reading.answer({question["id"]: choice["label"]})
+            except (ValueError, KeyError, HandError):
+                answered = None
+            if answered is not None and answered != getattr(reading, "hand", None):
+                choice = {**choice, "hand": hand_to_dict(answered) if isinstance(answered, Hand) else answered}
+        choices.append(choice)
+    return {**question, "choices": choices}
 
 
 def _as_dict(value: Any) -> Any:

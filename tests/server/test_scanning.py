@@ -259,3 +259,31 @@ def test_scan_answers_the_groups_through_the_api(fake_detector, tmp_path):
     for n, meld in enumerate(answered["melds"]):
         shown = [c for c in groups[f"meld:{n}"] if c != "back"]
         assert sorted(shown) == sorted(meld["tiles"])[:len(shown)] and set(shown) <= set(meld["tiles"])
+
+
+def test_label_only_choices_get_the_hand_they_lead_to(fake_detector, tmp_path):
+    """A pung read without a sideways tile: the real grouping asks whose discard was claimed with bare
+    labels; the adapter gives each choice the whole hand it leads to (Reading.answer), so the page can
+    take it like any other choice."""
+    tiles, x = [], 20.0
+
+    def put(codes, gap):
+        nonlocal x
+        for code in codes:
+            tiles.append({"code": code, "box": [x, 300.0, x + 40, 356.0], "confidence": 0.9, "sideways": False})
+            x += 42
+        x += gap
+
+    put("1m 2m 3m 4p 5p 6p 7s 8s 9s 5s".split(), 10)
+    put(["5s"], 40)
+    put(["7z"] * 3, 0)
+    fake_detector.answer = {"image": {"width": 1000, "height": 600}, "tiles": tiles}
+    reading = VisionScanner(tmp_path / "detector.onnx").scan(Image.new("RGB", (1000, 600)))
+    assert reading["hand"]["melds"] == [{"kind": "pung", "tiles": ["7z"] * 3, "concealed": False}]
+    question = next(q for q in reading["questions"] if q["id"] == "claim-7z")
+    assert [c["label"] for c in question["choices"]] == ["left", "across", "right"]
+    for choice in question["choices"]:
+        meld = choice["hand"]["melds"][0]
+        assert meld["claimed"] == choice["label"] and meld["claimed_tile"] == "7z"
+        assert choice["hand"]["concealed"] == reading["hand"]["concealed"]
+    assert [t["group"] for t in reading["detection"]["tiles"]][-3:] == ["meld:0"] * 3

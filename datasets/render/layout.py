@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import math
+
 import numpy as np
 
 from datasets.render.hands import Wall
@@ -93,6 +95,9 @@ def meld_items(rng: np.random.Generator, meld: Meld, meld_index: int) -> tuple[l
     return items, meld.kind.value
 
 
+ON_TOP_SHIFT = 0.55  # a kong's fourth tile on the sideways one: its offset away from the player, in tile widths
+
+
 def lay_row(items: list[Item], body: TileBody, x0: float, y0: float, pose: str = LYING, gap: float = 0.4,
             on_top_beside: bool = False) -> tuple[list[Placed], float]:
     """Tiles left to right from x0, their near edges on y = y0; answers the tiles and the row's end x."""
@@ -105,8 +110,10 @@ def lay_row(items: list[Item], body: TileBody, x0: float, y0: float, pose: str =
                 out.append(Placed(item.code, below.x, y0 + body.W * 1.5 + gap, 90.0, LYING, item.face_down,
                                   sideways=True, group=item.group))
             else:
-                out.append(Placed(item.code, below.x, below.y, 90.0, LYING, item.face_down, z=body.D,
-                                  sideways=True, group=item.group, stacked=True))
+                # on it, pushed half a tile away from the player, so that the tile below shows
+                # (stacked square on it, it would hide it: no photo could tell the kong from a pung)
+                out.append(Placed(item.code, below.x, below.y + ON_TOP_SHIFT * body.W, 90.0, LYING, item.face_down,
+                                  z=body.D, sideways=True, group=item.group, stacked=True))
             continue
         if item.sideways:
             along, depth, angle, p = body.H, body.W, 90.0, LYING
@@ -163,7 +170,10 @@ def _guide_scene(rng: np.random.Generator, hand: Hand, body: TileBody, kind: str
         half = (len(items) + 1) // 2
         depth = body.D if pose == STANDING else body.H
         row2, _ = lay_row(items[half:], body, float(rng.uniform(-body.W, body.W)), 0.0, pose, gap)
-        row1, end = lay_row(items[:half], body, 0.0, depth + float(rng.uniform(2, 0.6 * body.H)), pose, gap)
+        apart2 = float(rng.uniform(2, 0.6 * body.H))
+        if pose == STANDING:  # the far row must show over the near one's tops
+            apart2 += float(rng.uniform(1.0, 1.6)) * body.H
+        row1, end = lay_row(items[:half], body, 0.0, depth + apart2, pose, gap)
         tiles += row1 + row2
         row_y = depth + 2
     else:
@@ -193,6 +203,8 @@ def _guide_scene(rng: np.random.Generator, hand: Hand, body: TileBody, kind: str
             x, y = end + float(rng.uniform(1.0, 2.0)) * body.W, 0.0
         elif where == "beyond":
             x, y = float(rng.uniform(-1, 4)) * body.W, row_far + float(rng.uniform(0.3, 1.5)) * body.W
+            if pose == STANDING:  # far enough that the standing tiles do not hide them from a low camera
+                y += float(rng.uniform(1.0, 1.6)) * body.H
         else:
             x, y = float(rng.uniform(-1, 4)) * body.W, -body.H * 1.6 - float(rng.uniform(0.2, 1.0)) * body.W
         for its in meld_rows:
@@ -321,16 +333,23 @@ def _scatter(rng: np.random.Generator, scene: Scene, hand: Hand, body: TileBody)
 
 
 def _jitter(rng: np.random.Generator, tiles: list[Placed], shift_mm: float, angle_deg: float) -> None:
+    before = [(t.x, t.y, t.angle) for t in tiles]
     for t in tiles:
         if t.stacked:
             continue
         t.x += float(rng.normal(0, shift_mm))
         t.y += float(rng.normal(0, shift_mm))
         t.angle += float(rng.normal(0, angle_deg))
-    # a tile on top moves with the tile below it
+    # a tile on top moves (and turns) with the tile below it, keeping its offset on it
     for i, t in enumerate(tiles):
         if t.stacked and i > 0 and tiles[i - 1].z < t.z and not tiles[i - 1].stacked:
-            t.x, t.y, t.angle = tiles[i - 1].x, tiles[i - 1].y, tiles[i - 1].angle
+            below = tiles[i - 1]
+            bx, by, ba = before[i - 1]
+            turn = math.radians(below.angle - ba)
+            dx, dy = before[i][0] - bx, before[i][1] - by
+            t.x = below.x + dx * math.cos(turn) - dy * math.sin(turn)
+            t.y = below.y + dx * math.sin(turn) + dy * math.cos(turn)
+            t.angle = below.angle + (before[i][2] - ba)
 
 
 def _crooked(rng: np.random.Generator, tiles: list[Placed], body: TileBody) -> None:

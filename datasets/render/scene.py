@@ -84,9 +84,11 @@ def photo_size(rng: np.random.Generator, size: int | tuple[int, int]) -> tuple[i
 
 
 def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody, width: int, height: int,
-                  standing: bool) -> tuple[Camera, dict]:
-    """Tilt (top-down to ~45 degrees; 30-55 when tiles stand, so that their faces show), any rotation,
-    and a distance that gives tiles 20-250 px wide; most photos frame the whole scene, some are close-ups."""
+                  standing: bool, keep: Sequence[Placed] | None = None) -> tuple[Camera, dict]:
+    """Tilt (top-down to ~45 degrees; 35-65 when tiles stand, so that their faces show), any rotation,
+    and a distance that gives tiles 20-250 px wide; most photos frame the whole scene, some come closer.
+    Whatever the framing, every tile of ``keep`` (the hand) ends up wholly inside the frame: the camera
+    backs off and moves (``fit_inside``) until it is, even if that makes tiles smaller than 20 px."""
     long_side = max(width, height)
     fov = math.radians(rng.uniform(55, 72))
     focal = long_side / 2 / math.tan(fov / 2)
@@ -108,14 +110,15 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
     closeup = rng.random() < 0.2
     centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
     centre[2] = 0
-    if closeup:
+    if closeup and not keep:
         pick = tiles[rng.integers(len(tiles))]
         target = np.array([pick.x, pick.y, 0.0])
         tile_px = math.exp(rng.uniform(math.log(lo_px), math.log(hi_px)))
         dist = focal * body.W / tile_px
     else:
         target = centre.copy()
-        frac = rng.uniform(0.55, 0.95)
+        # a close-up of a hand that must stay whole: the scene fills the frame, up to its margin
+        frac = rng.uniform(0.9, 1.0) if closeup else rng.uniform(0.55, 0.95)
         dist = focal * body.W / (lo_px + hi_px) * 2
         for _ in range(3):
             cam = look_at(target, dist, tilt, azimuth, roll, width, height, focal)
@@ -127,7 +130,7 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
             shift = cam.image_to_table(np.array([mid, [width / 2, height / 2]]))
             target = target + (shift[0] - shift[1]) * np.array([1, 1, 0])
             dist *= scale
-        if rng.random() < 0.4:  # closer: the scene's edges leave the frame, tiles get bigger
+        if rng.random() < 0.4 and not closeup:  # closer: the scene's edges leave the frame, tiles get bigger
             dist /= rng.uniform(1.0, 1.8)
         tile_px = focal * body.W / dist
         if not lo_px <= tile_px <= hi_px:
@@ -136,11 +139,60 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
         # not always in the middle of the frame
         target = target + np.r_[rng.normal(0, 0.08, 2) * dist, 0]
     cam = look_at(target, dist, tilt, azimuth, roll, width, height, focal)
+    if keep:
+        cam, target, dist = fit_inside(cam, target, dist, hand_points(keep, body), tilt, azimuth, roll, focal)
+        tile_px = focal * body.W / dist
     info = {"tilt_deg": round(float(tilt), 2), "azimuth_deg": round(float(azimuth % 360), 2),
             "roll_deg": round(float(roll % 360), 2), "fov_deg": round(math.degrees(fov), 2),
             "tile_px": round(float(tile_px), 1), "closeup": bool(closeup),
             "sees_horizon": bool(tilt + half_diag > 72)}
     return cam, info
+
+
+def hand_points(tiles: Sequence[Placed], body: TileBody) -> np.ndarray:
+    """Points (N, 3) round every tile's whole body, from the table up to its top: whatever the tile's
+    angle, its footprint lies within half its diagonal of its centre."""
+    ext = 0.5 * math.hypot(body.W, body.H)
+    out = []
+    for t in tiles:
+        top = t.z + (body.H if t.pose == STANDING else body.D)
+        for z in (t.z, top):
+            for dx, dy in ((ext, 0), (-ext, 0), (0, ext), (0, -ext), (ext, ext), (ext, -ext), (-ext, ext),
+                           (-ext, -ext)):
+                out.append((t.x + dx * (0.7072 if dx and dy else 1), t.y + dy * (0.7072 if dx and dy else 1), z))
+    return np.array(out, float)
+
+
+def fit_inside(cam: Camera, target: np.ndarray, dist: float, pts: np.ndarray, tilt: float, azimuth: float,
+               roll: float, focal: float, margin: float = 0.02) -> tuple[Camera, np.ndarray, float]:
+    """Move the camera (its target on the table) and back it off until every point projects inside the
+    frame, ``margin`` of the short side away from its edges. A camera that already sees them all stays."""
+    w, h = cam.width, cam.height
+    m = max(3.0, margin * min(w, h))
+    for _ in range(40):
+        rel = (pts - cam.C) @ cam.R.T
+        if np.all(rel[:, 2] > 1e-3):
+            p = cam.project(pts)
+            lo, hi = p.min(axis=0), p.max(axis=0)
+            if lo[0] >= m and lo[1] >= m and hi[0] <= w - m and hi[1] <= h - m:
+                return cam, target, dist
+            span = hi - lo
+            room = np.array([w - 2 * m, h - 2 * m])
+            scale = min(2.0, float(max(1.0, *(span / room))) * 1.03) if np.any(span > room) else 1.0
+            # the shift (in pixels) that brings the points' bounds inside the frame, or centres them
+            mid = (lo + hi) / 2
+            want = np.where(span > room, np.array([w, h]) / 2, np.clip(mid, m + span / 2, np.array([w, h]) - m - span / 2))
+            ref = np.array([mid, want])
+            if np.all(cam.rays(ref)[:, 2] < -1e-6):  # both on the table, not beyond the horizon
+                moved = cam.image_to_table(ref)
+                target = target + (moved[0] - moved[1]) * np.array([1, 1, 0])
+            else:
+                scale = max(scale, 1.2)
+            dist *= scale
+        else:  # points behind the camera: back off
+            dist *= 1.5
+        cam = look_at(target, dist, tilt, azimuth, roll, w, h, focal)
+    return cam, target, dist
 
 
 def choose_light(rng: np.random.Generator) -> tuple[Light, dict]:
@@ -302,7 +354,8 @@ def render_photo(styles: Sequence[Any], seed: int, index: int, options: RenderOp
     scene = compose(rng, hand, body, kind)
     width, height = photo_size(rng, opts.size)
     standing = any(t.pose == STANDING for t in scene.tiles)
-    cam, cam_info = choose_camera(rng, scene.tiles, body, width, height, standing)
+    hand_tiles = [t for t in scene.tiles if t.group.get("kind") != "other"]
+    cam, cam_info = choose_camera(rng, scene.tiles, body, width, height, standing, hand_tiles)
     light, light_info = choose_light(rng)
     if opts.plain:
         light = Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4)
@@ -336,8 +389,18 @@ def render_photo(styles: Sequence[Any], seed: int, index: int, options: RenderOp
             drawn = [r for r in records if r.drawn.area > 0]
             pick = drawn[int(rng.integers(len(drawn)))] if drawn else None
             if pick is not None:
-                finish["fingers"] = effects.fingers(rng, canvas, idbuf, pick.drawn.polygon.mean(axis=0),
-                                                    cam_info["tile_px"])
+                # fingers may cover a tile of the hand, but never hide it (under min_visible): the
+                # hand stays readable from the labels; else the photo goes without them
+                label_tiles(records, idbuf, opts.min_visible)
+                seen = [r.labelled for r in records]
+                saved = canvas.copy(), idbuf.copy()
+                shapes = effects.fingers(rng, canvas, idbuf, pick.drawn.polygon.mean(axis=0), cam_info["tile_px"])
+                label_tiles(records, idbuf, opts.min_visible)
+                if any(was and not r.labelled and r.tile.group.get("kind") != "other"
+                       for was, r in zip(seen, records)):
+                    canvas, idbuf = saved
+                else:
+                    finish["fingers"] = shapes
     label_tiles(records, idbuf, opts.min_visible)
 
     if not opts.plain:

@@ -167,6 +167,32 @@ def test_meld_scenes_show_sideways_and_face_down_tiles(styles):
     assert sideways > 10 and face_down > 2
 
 
+@pytest.mark.parametrize("kind", ["guide", "crooked", "two_rows", "table", "scattered", "grid"])
+def test_the_whole_hand_is_in_the_frame_and_labelled(styles, kind):
+    """Whatever the framing (close-ups included), every tile of the hand lies wholly inside the photo and
+    is labelled: no tile out of frame, none hidden by fingers, by a standing row or by a kong's fourth
+    tile on top; so the hand can be read from the labels. Tiles outside the hand may leave the frame;
+    in ``scattered`` scenes they may also lie on the hand's tiles (on purpose), so there only the frame
+    is checked."""
+    on_top = closeups = 0
+    for i in range(16):
+        photo = render_photo(styles, 11, i, RenderOptions(size=(320, 480), kinds=(kind,)))
+        side = photo.sidecar
+        w, h = side["image"]["width"], side["image"]["height"]
+        closeups += side["scene"]["camera"]["closeup"]
+        for tile in side["tiles"]:
+            if tile["group"]["kind"] == "other":
+                continue
+            assert tile["labelled"] or kind == "scattered", (i, tile)
+            x1, y1, x2, y2 = tile["box"]
+            assert 0 < x1 < x2 < w and 0 < y1 < y2 < h, (i, tile)
+            assert all(0 < x < w and 0 < y < h for x, y in tile["quad"]), (i, tile)
+            on_top += tile["on_top"]
+    assert closeups > 0
+    if kind == "guide":
+        assert on_top > 0  # a kong's fourth tile on the sideways one leaves the tile below it in view
+
+
 def test_the_sidecar_hand_is_valid_and_matches_its_tiles(styles):
     for i in range(30):
         sidecar = render_photo(styles, 21, i, RenderOptions(size=320)).sidecar

@@ -85,6 +85,7 @@ def test_upload_a_photo_see_the_score_change_a_tile_see_it_change():
         assert _wait(driver, lambda d: _total(d) == changed)
         assert driver.find_element("id", "notation").get_attribute("value") == format_hand(changed_hand)
         assert len(driver.find_elements("css selector", '#hand-strip button.tile[data-code="6s"]')) == 4
+        assert scanner.sizes == [(640, 640)]  # re-scored through /api/score: the photo was not sent again
         assert console_errors(driver) == []
 
 

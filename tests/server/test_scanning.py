@@ -40,8 +40,12 @@ def test_the_shipped_detector_reads_the_test_photo_end_to_end():
     assert response.status_code == 200, response.get_data(as_text=True)
     data = response.get_json()
     assert data["detection"]["image"] == {"width": 640, "height": 640}
+    melds = len((data["hand"] or {}).get("melds") or [])
     for tile in data["detection"]["tiles"]:
         assert 0 <= tile["box"][0] < tile["box"][2] <= 640 and 0 <= tile["box"][1] < tile["box"][3] <= 640
+        group = tile.get("group")  # the grouping's, whatever the model read (docs/server.md)
+        assert group in (None, "concealed", "winning", "flowers") or (
+            group.startswith("meld:") and (data["hand"] is None or int(group[5:]) < melds)), group
 
 
 @pytest.fixture

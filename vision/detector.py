@@ -184,7 +184,8 @@ class Detector:
     ``run`` may be called from several threads)."""
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, confidence: float = DEFAULT_CONFIDENCE,
-                 slicing: bool = True, threads: int | None = None):
+                 slicing: bool = True, threads: int | None = None,
+                 classifier_path: str | os.PathLike[str] | None = None):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -209,7 +210,22 @@ class Detector:
         self.size = int(shape[2]) if isinstance(shape[2], int) else 640
         output_shape = self.session.get_outputs()[0].shape
         self.num_classes = int(output_shape[1]) - 4 if isinstance(output_shape[1], int) else NUM_CLASSES
-        self.class_map = self._class_map()
+        self.classifier = None
+        if self.num_classes == 1 or classifier_path is not None:
+            # a one-class localiser: the tile classifier names what it finds (two stages, see module doc)
+            from vision.classifier import DEFAULT_CLASSIFIER, ClassifierError, TileClassifier
+
+            if classifier_path is None:
+                classifier_path = path.with_name("classifier.onnx") if path.with_name("classifier.onnx").is_file() \
+                    else DEFAULT_CLASSIFIER
+            try:
+                self.classifier = TileClassifier(classifier_path, threads=threads)
+            except ClassifierError as error:
+                raise DetectorError(f"The detector '{path}' finds tiles without naming them and needs the tile "
+                                    f"classifier: {error}") from None
+            self.class_map = np.zeros(max(self.num_classes, 1), dtype=np.int64)
+        else:
+            self.class_map = self._class_map()
 
     def _class_map(self) -> np.ndarray:
         """Model class id -> our class id, from the model's names (ultralytics stores them in its metadata);
@@ -272,7 +288,22 @@ class Detector:
             boxes, scores, classes = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_c)
             keep = merge(boxes, scores, classes, sliced=True)
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
+        if self.classifier is not None:
+            boxes, scores, classes = self._name(image, boxes, scores, conf)
         return width, height, boxes, scores, classes
+
+    def _name(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray, confidence: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The second stage: classify a crop of every box; a detection's confidence is the localiser's
+        times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold."""
+        from vision.crops import tile_crops
+
+        if not len(boxes):
+            return boxes, scores, np.zeros(0, dtype=np.int64)
+        classes, probability = self.classifier.classify(tile_crops(image, boxes))
+        scores = scores * probability
+        keep = scores >= confidence
+        return boxes[keep], scores[keep], classes[keep]
 
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
         """Every tile in a photo, best confidence first, with the sideways flags set."""

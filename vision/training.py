@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from vision.classes import CLASS_NAMES
 
 
@@ -50,8 +52,10 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
         config = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise TrainingError(f"The config '{path}' is not valid YAML: {error}") from None
-    if not isinstance(config, dict) or "model" not in config or "data" not in config:
-        raise TrainingError(f"The config '{path}' needs at least 'model' and 'data' keys.")
+    if not isinstance(config, dict) or "data" not in config or (
+            "model" not in config and config.get("task") != "classifier"):
+        raise TrainingError(f"The config '{path}' needs at least 'model' and 'data' keys "
+                            "('data' alone with 'task: classifier').")
     return config
 
 
@@ -102,10 +106,13 @@ def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
 
 def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hours: float | None = None,
           fraction: float | None = None) -> Path:
-    """Carry out the recipe; answers the exported ONNX file's path."""
+    """Carry out the recipe; answers the exported ONNX file's path. A recipe with ``task: classifier``
+    trains the tile classifier (the detector's second stage) instead of the YOLO localiser."""
     config = load_config(config_path)
     config["_path"] = str(config_path)
     root = repo_root(Path(config_path).resolve().parent)
+    if config.get("task") == "classifier":
+        return train_classifier_recipe(config, root, epochs=epochs, hours=hours, fraction=fraction)
     data_yaml = write_data_yaml(root, config)
     try:
         from ultralytics import YOLO
@@ -119,6 +126,7 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
         deterministic=config.get("deterministic", True), workers=config.get("workers", 2),
         device=config.get("device", "cpu"), cache=config.get("cache", False),
         patience=config.get("patience", 100), close_mosaic=config.get("close_mosaic", 10),
+        single_cls=bool(config.get("single_cls", False)),
         mosaic=config.get("mosaic", 1.0), fliplr=config.get("fliplr", 0.0),
         val=config.get("val_during_training", True), plots=False, pretrained=False, amp=False,
         project=str(root / run.get("project", "runs/detector")), name=run.get("name", "train"), exist_ok=True)
@@ -131,7 +139,7 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
                 "warmup_epochs", "flipud", "mixup", "copy_paste", "rect"):
         if key in config:
             arguments[key] = config[key]
-    model = YOLO(config["model"])
+    model = YOLO(str(root / config["model"]) if config["model"].endswith(".pt") else config["model"])
     model.train(**arguments)
     weights_dir = Path(arguments["project"]) / arguments["name"] / "weights"
     return export(config, root, weights_dir)
@@ -155,4 +163,67 @@ def export(config: dict[str, Any], root: Path, weights: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(produced, target)
     print(f"mjscan train: exported {weights} -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
+    return target
+
+
+def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = None,
+                            hours: float | None = None, fraction: float | None = None) -> Path:
+    """The tile classifier's recipe: crops of the real and rendered training photos, a small CNN, ONNX.
+
+    The sources are cut in a fixed order (real, then synthetic), source ``i`` with crop seed
+    ``crops.seed + i``, so that a recipe gives the same crops every time."""
+    try:
+        import torch  # noqa: F401
+        import onnx  # noqa: F401
+    except ImportError as error:
+        raise TrainingError(f"Training the classifier needs torch and onnx ({error}): pip install -e '.[train]'") from None
+    from vision.classifier_training import build_crops, export_onnx, train_classifier
+
+    data = config["data"]
+    sources: list[Path] = []
+    if data.get("real_train"):
+        folder = (root / data["real_train"]).resolve()
+        if not folder.is_dir():
+            raise TrainingError(f"The training photos '{folder}' are missing.")
+        sources.append(folder)
+    synthetic = render_synthetic(root, data.get("synthetic") or {})
+    if synthetic is not None:
+        sources.append(synthetic)
+    if not sources:
+        raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
+    crops = config.get("crops", {})
+    seed = int(crops.get("seed", 1))
+    parts = []
+    for i, folder in enumerate(sources):
+        count = len([p for p in folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"}])
+        limit = max(1, int(count * fraction)) if fraction else None
+        print(f"mjscan train: cutting crops from {folder}", file=sys.stderr)
+        parts.append(build_crops([folder], copies=int(crops.get("copies", 2)), jitter=float(crops.get("jitter", 0.06)),
+                                 none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit))
+    train_x = np.concatenate([x for x, _ in parts])
+    train_y = np.concatenate([y for _, y in parts])
+    evaluations = {}
+    if data.get("val"):
+        folder = (root / data["val"]).resolve()
+        if folder.is_dir():
+            count = len(list(folder.iterdir()))
+            evaluations["val_accuracy"] = build_crops([folder], copies=1, jitter=0.0, none_per_image=0, seed=0,
+                                                      limit=max(1, int(count * fraction)) if fraction else None,
+                                                      progress=False)
+    network = config.get("network", {})
+    print(f"mjscan train: {len(train_x)} crops, {len(sources)} sources", file=sys.stderr)
+    model, history = train_classifier(
+        train_x, train_y, epochs=epochs or int(config.get("epochs", 4)), batch=int(config.get("batch", 256)),
+        lr=float(config.get("lr0", 0.003)), width=int(network.get("width", 32)), seed=int(config.get("seed", 0)),
+        threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr)
+    run = config.get("run", {})
+    run_dir = root / run.get("project", "runs/classifier") / run.get("name", "train")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "history.json").write_text(json.dumps(history, indent=1) + "\n")
+    import torch
+
+    torch.save(model.state_dict(), run_dir / "classifier.pt")
+    target = root / config.get("export", {}).get("onnx", "models/classifier.onnx")
+    export_onnx(model, target, metadata={"recipe": str(config.get("_path", "")), "epochs": str(len(history))})
+    print(f"mjscan train: exported the classifier -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
     return target

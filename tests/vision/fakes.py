@@ -14,8 +14,10 @@ from vision.detector import Detector
 class RedBoxSession:
     """Answers ultralytics' detect layout [1, 4 + nc, N] for the red rectangles of the input tensor."""
 
-    def __init__(self, size: int, class_id: int = 3, score: float = 0.9, candidates: int = 64):
+    def __init__(self, size: int, class_id: int = 3, score: float = 0.9, candidates: int = 64,
+                 num_classes: int = NUM_CLASSES):
         self.size, self.class_id, self.score, self.candidates = size, class_id, score, candidates
+        self.num_classes = num_classes
         self.calls = 0
 
     def run(self, _names, feeds):
@@ -24,7 +26,7 @@ class RedBoxSession:
         r, g, b = tensor
         mask = ((r > 0.8) & (g < 0.3) & (b < 0.3)).astype(np.uint8)
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        out = np.zeros((4 + NUM_CLASSES, self.candidates), dtype=np.float32)
+        out = np.zeros((4 + self.num_classes, self.candidates), dtype=np.float32)
         for i in range(1, min(count, self.candidates)):
             x, y, w, h, area = stats[i]
             if area < 4:
@@ -45,7 +47,38 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.size = size
     detector.num_classes = NUM_CLASSES
     detector.class_map = np.arange(NUM_CLASSES)
+    detector.classifier = options.get("classifier")
+    if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
+        detector.session = RedBoxSession(size, class_id=0, num_classes=1)
+        detector.num_classes = 1
+        detector.class_map = np.zeros(1, dtype=np.int64)
     return detector
+
+
+class ColourClassifier:
+    """A stand-in for the tile classifier: names a crop by its mean colour (red: the given class,
+    anything else: "none"), through the same interface as ``vision.classifier.TileClassifier``."""
+
+    def __init__(self, class_id: int = 7, probability: float = 0.8):
+        self.class_id, self.probability = class_id, probability
+        self.seen: list[np.ndarray] = []
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.seen.append(crops)
+        probs = np.zeros((len(crops), NUM_CLASSES + 1), dtype=np.float32)
+        for i, crop in enumerate(crops):
+            r, g, b = crop.reshape(-1, 3).mean(axis=0)
+            if r > 150 and g < 100:
+                probs[i, self.class_id] = self.probability
+                probs[i, NUM_CLASSES] = 1 - self.probability
+            else:
+                probs[i, NUM_CLASSES] = 1.0
+        return probs
+
+    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        probs = self.probabilities(crops)[:, :NUM_CLASSES]
+        classes = probs.argmax(axis=1)
+        return classes, probs[np.arange(len(classes)), classes]
 
 
 def photo_with_boxes(width: int, height: int, boxes: list[tuple[int, int, int, int]]) -> Image.Image:

@@ -1,9 +1,12 @@
-"""mjscan train's preparation (no ultralytics needed): the recipe file and the joined data YAML."""
+"""mjscan train: the recipe file, the joined data YAML, and one-epoch runs of both recipes on the CPU
+(the localiser's needs ultralytics, the 'train' extra; the classifier's needs torch)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.classes import CLASS_NAMES
@@ -44,3 +47,75 @@ def test_data_yaml_joins_the_sources(tmp_path):
     config["data"]["real_train"] = "missing/images"
     with pytest.raises(TrainingError, match="missing"):
         write_data_yaml(tmp_path, config)
+
+
+def _write_recipe(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_the_classifier_recipe_trains_one_epoch_and_exports(tmp_path):
+    """`mjscan train --config <classifier recipe> --epochs 1` on a few labelled photos, on the CPU."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from tests.vision.test_classifier import _labelled_folder
+    from vision.classifier import TileClassifier
+    from vision.training import train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    _labelled_folder(tmp_path / "photos", count=4)
+    (tmp_path / "configs").mkdir()
+    recipe = _write_recipe(tmp_path / "configs" / "classifier.yaml", """
+task: classifier
+seed: 0
+epochs: 3
+batch: 16
+lr0: 0.01
+threads: 1
+network: {width: 8}
+crops: {copies: 2, jitter: 0.05, none_per_image: 1, seed: 1}
+data: {real_train: photos/images, val: photos/images}
+run: {project: runs/classifier, name: test}
+export: {onnx: models/classifier.onnx}
+""")
+    target = train(recipe, epochs=1)
+    assert target == tmp_path / "models" / "classifier.onnx"
+    history = json.loads((tmp_path / "runs" / "classifier" / "test" / "history.json").read_text())
+    assert len(history) == 1 and "val_accuracy" in history[0]
+    assert TileClassifier(target).probabilities(np.zeros((2, 64, 48, 3), np.uint8)).shape == (2, 44)
+
+
+def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path):
+    """The shipped localiser's recipe (configs/detector.yaml: one class, fine-tuned from
+    models/detector-cpu.pt) for one epoch on a few photos at a tiny input size, exported to ONNX and run
+    by the two-stage Detector."""
+    pytest.importorskip("ultralytics")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    import yaml
+
+    from tests.vision.test_classifier import _labelled_folder
+    from vision.detector import Detector
+    from vision.training import train
+
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "detector-cpu.pt").write_bytes((repo / "models" / "detector-cpu.pt").read_bytes())
+    _labelled_folder(tmp_path / "photos", count=4)
+    config = yaml.safe_load((repo / "configs" / "detector.yaml").read_text())
+    config.update(imgsz=64, batch=4, workers=0, cache=False, hours=None)
+    config["data"] = {"real_train": "photos/images", "val": "photos/images"}
+    config["run"] = {"project": "runs/localizer", "name": "test"}
+    (tmp_path / "configs").mkdir()
+    recipe = tmp_path / "configs" / "detector.yaml"
+    recipe.write_text(yaml.safe_dump(config))
+    target = train(recipe, epochs=1)
+    assert target == tmp_path / "models" / "detector.onnx" and target.is_file()
+    if not (repo / "models" / "classifier.onnx").is_file():
+        pytest.skip("no shipped classifier to pair the localiser with")
+    detector = Detector(target, classifier_path=repo / "models" / "classifier.onnx")
+    assert detector.num_classes == 1 and detector.size == 64
+    photo = tmp_path / "photos" / "images" / "000.png"
+    assert all(0.0 <= t.confidence <= 1.0 for t in detector.detect(photo, confidence=0.0001))

@@ -1,0 +1,104 @@
+"""The detector's second stage: the tile classifier, and the two-stage Detector (a one-class localiser,
+then the classifier names each box)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.fakes import ColourClassifier, fake_detector, photo_with_boxes
+from vision.classes import NUM_CLASSES, class_from_id
+from vision.classifier import ClassifierError, TileClassifier
+from vision.classifier_training import CLASSIFIER_NAMES, NONE_ID, build_crops, read_yolo_labels
+from vision.crops import CROP_HEIGHT, CROP_WIDTH
+
+
+def test_the_classifier_names_each_box_the_localiser_finds():
+    classifier = ColourClassifier(class_id=7, probability=0.8)
+    detector = fake_detector(classifier=classifier)
+    photo = np.asarray(photo_with_boxes(400, 300, [(40, 60, 80, 112), (120, 60, 160, 112)])).copy()
+    detections = detector.detect(photo)
+    assert len(detections) == 2
+    assert {t.code for t in detections} == {class_from_id(7)}
+    # the confidence is the localiser's (0.9) times the classifier's (0.8)
+    assert all(abs(t.confidence - 0.72) < 1e-5 for t in detections)
+    assert classifier.seen[0].shape[1:] == (CROP_HEIGHT, CROP_WIDTH, 3)
+
+
+def test_a_box_the_classifier_calls_none_is_dropped():
+    detector = fake_detector(classifier=ColourClassifier())
+    photo = np.asarray(photo_with_boxes(400, 300, [(40, 60, 80, 112), (120, 60, 160, 112)])).copy()
+    photo[71:101, 125:155] = (0, 200, 0)  # the second box is mostly green inside: "not a tile"
+    detections = detector.detect(photo)
+    assert len(detections) == 1 and detections.tiles[0].box[0] < 100
+
+
+def test_low_thresholds_reach_the_classifier_too():
+    detector = fake_detector(classifier=ColourClassifier(probability=0.2))
+    photo = photo_with_boxes(400, 300, [(40, 60, 80, 112)])
+    assert len(detector.detect(photo)) == 0  # 0.9 x 0.2 = 0.18 < 0.25
+    assert len(detector.detect(photo, confidence=0.1)) == 1
+
+
+def test_a_missing_or_foreign_classifier_model_is_refused(tmp_path):
+    pytest.importorskip("onnxruntime")
+    with pytest.raises(ClassifierError, match="No tile classifier"):
+        TileClassifier(tmp_path / "none.onnx")
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"not a model")
+    with pytest.raises(ClassifierError, match="Cannot load"):
+        TileClassifier(junk)
+
+
+def _labelled_folder(root, count=3):
+    """A YOLO-format folder (images/ beside labels/) of grey photos with coloured 'tiles'."""
+    images, labels = root / "images", root / "labels"
+    images.mkdir(parents=True)
+    labels.mkdir()
+    rng = np.random.default_rng(0)
+    for i in range(count):
+        array = np.full((160, 240, 3), 90, dtype=np.uint8)
+        lines = []
+        for j in range(4):
+            x, y = 20 + 50 * j, 40 + 10 * (i % 3)
+            cls = (i * 4 + j) % 3
+            array[y:y + 40, x:x + 30] = [(230, 40, 40), (40, 230, 40), (40, 40, 230)][cls]
+            array[y + 5:y + 10, x + 5:x + 25] = rng.integers(0, 255, 3)
+            lines.append(f"{cls} {(x + 15) / 240:.5f} {(y + 20) / 160:.5f} {30 / 240:.5f} {40 / 160:.5f}")
+        from PIL import Image
+
+        Image.fromarray(array).save(images / f"{i:03d}.png")
+        (labels / f"{i:03d}.txt").write_text("\n".join(lines) + "\n")
+    return images
+
+
+def test_crops_and_labels_come_from_yolo_folders(tmp_path):
+    images = _labelled_folder(tmp_path)
+    boxes, classes = read_yolo_labels(tmp_path / "labels" / "000.txt", 240, 160)
+    assert boxes.shape == (4, 4) and np.allclose(boxes[0], [20, 40, 50, 80], atol=0.01)
+    x, y = build_crops([images], copies=2, jitter=0.05, none_per_image=2, seed=1, progress=False)
+    assert x.shape[1:] == (CROP_HEIGHT, CROP_WIDTH, 3)
+    assert (y < 3).sum() == 3 * 4 * 2 and 0 < (y == NONE_ID).sum() <= 3 * 2
+    again = build_crops([images], copies=2, jitter=0.05, none_per_image=2, seed=1, progress=False)
+    assert np.array_equal(again[0], x) and np.array_equal(again[1], y)  # a seed gives the same crops
+
+
+def test_one_epoch_of_training_exports_a_classifier_that_loads(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from vision.classifier_training import export_onnx, predict, train_classifier
+
+    images = _labelled_folder(tmp_path, count=6)
+    x, y = build_crops([images], copies=4, jitter=0.05, none_per_image=2, seed=1, progress=False)
+    model, history = train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=8, seed=0, threads=1,
+                                      evaluations={"train": (x, y)})
+    assert len(history) == 1 and 0 <= history[0]["train"] <= 1 and history[0]["loss"] > 0
+    target = export_onnx(model, tmp_path / "classifier.onnx")
+    classifier = TileClassifier(target)
+    assert classifier.names == CLASSIFIER_NAMES and len(classifier.names) == NUM_CLASSES + 1
+    probs = classifier.probabilities(x[:5])
+    assert probs.shape == (5, NUM_CLASSES + 1) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    assert np.allclose(probs, predict(model, x[:5]), atol=1e-4)  # ONNX answers what torch answers
+    classes, scores = classifier.classify(x[:5])
+    assert classes.shape == (5,) and np.all((0 <= scores) & (scores <= 1))

@@ -1,0 +1,46 @@
+"""vision.crops: the classifier's input is cut the same way at training and at inference."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image
+
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, MARGIN, tile_crop, tile_crops, to_tensor
+
+
+def test_every_crop_has_the_same_portrait_shape():
+    image = np.zeros((200, 300, 3), dtype=np.uint8)
+    boxes = np.array([[10, 10, 40, 50], [50, 10, 150, 40], [0, 0, 300, 200], [5, 5, 6, 6]], dtype=np.float32)
+    crops = tile_crops(image, boxes)
+    assert crops.shape == (4, CROP_HEIGHT, CROP_WIDTH, 3) and crops.dtype == np.uint8
+
+
+def test_a_wide_box_is_turned_a_quarter():
+    # a wide box whose left half is white and right half black: turned portrait (90 degrees
+    # counter-clockwise), the left half lands at the bottom
+    array = np.zeros((100, 200, 3), dtype=np.uint8)
+    array[20:60, 20:80] = 255
+    crop = tile_crop(Image.fromarray(array), (20, 20, 140, 60), margin=0.0)
+    top, bottom = crop[: CROP_HEIGHT // 2].mean(), crop[CROP_HEIGHT // 2:].mean()
+    assert bottom > 200 and top < 50
+
+
+def test_an_upright_box_keeps_its_orientation():
+    array = np.zeros((200, 100, 3), dtype=np.uint8)
+    array[20:80, 20:60] = 255  # the box's top half is white
+    crop = tile_crop(Image.fromarray(array), (20, 20, 60, 140), margin=0.0)
+    assert crop[: CROP_HEIGHT // 2].mean() > 200 and crop[CROP_HEIGHT // 2:].mean() < 50
+
+
+def test_the_margin_takes_in_the_edges_and_outside_the_photo_is_black():
+    array = np.full((100, 100, 3), 200, dtype=np.uint8)
+    crop = tile_crop(Image.fromarray(array), (0, 0, 48, 64))  # the margin reaches outside the photo
+    assert MARGIN > 0
+    assert crop[0, 0].max() == 0 and crop[-1, -1].min() == 200
+
+
+def test_to_tensor_is_nchw_in_unit_range():
+    crops = np.full((2, CROP_HEIGHT, CROP_WIDTH, 3), 255, dtype=np.uint8)
+    tensor = to_tensor(crops)
+    assert tensor.shape == (2, 3, CROP_HEIGHT, CROP_WIDTH) and tensor.dtype == np.float32
+    assert tensor.max() == 1.0

@@ -1,0 +1,69 @@
+"""The tile classifier, the detector's second stage: names each tile the localiser found (onnxruntime).
+
+    classifier = TileClassifier("models/classifier.onnx")
+    probs = classifier.probabilities(crops)      # N x 44: the 43 classes, then "none" (not a tile)
+
+The model is exported by ``vision.classifier_training`` with its class names in the ONNX metadata; its
+input is ``vision.crops``' N x 3 x 64 x 48 crops in 0..1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from vision.classes import CLASS_NAMES, NUM_CLASSES
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, to_tensor
+
+DEFAULT_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "classifier.onnx"
+
+
+class ClassifierError(Exception):
+    """A classifier model that cannot be used, with a message for people."""
+
+
+class TileClassifier:
+    """Load once; ``probabilities`` is thread-safe (onnxruntime sessions may run from several threads)."""
+
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int | None = None):
+        path = Path(model_path) if model_path is not None else DEFAULT_CLASSIFIER
+        if not path.is_file():
+            raise ClassifierError(f"No tile classifier model at '{path}'.")
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+        try:
+            self.session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+        except Exception as error:
+            raise ClassifierError(f"Cannot load the tile classifier '{path}': {str(error).splitlines()[0]}") from None
+        self.model_path = path
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        shape = model_input.shape
+        if shape[2:] != [CROP_HEIGHT, CROP_WIDTH]:
+            raise ClassifierError(f"The tile classifier '{path}' takes {shape[2:]} crops, not "
+                                  f"{[CROP_HEIGHT, CROP_WIDTH]}.")
+        names = json.loads(self.session.get_modelmeta().custom_metadata_map.get("names", "null") or "null")
+        if not isinstance(names, list) or list(names[:NUM_CLASSES]) != list(CLASS_NAMES):
+            raise ClassifierError(f"The tile classifier '{path}' does not name the 43 classes in the spec's order.")
+        self.names = tuple(names)
+
+    def probabilities(self, crops: np.ndarray, batch: int = 64) -> np.ndarray:
+        """N x H x W x 3 uint8 crops -> N x len(names) probabilities."""
+        if not len(crops):
+            return np.zeros((0, len(self.names)), dtype=np.float32)
+        parts = [self.session.run(None, {self.input_name: to_tensor(crops[i:i + batch])})[0]
+                 for i in range(0, len(crops), batch)]
+        return np.concatenate(parts).astype(np.float32)
+
+    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Best tile class (0..42) of each crop and its probability (low when the crop looks like no tile)."""
+        probs = self.probabilities(crops)[:, :NUM_CLASSES]
+        classes = probs.argmax(axis=1)
+        return classes, probs[np.arange(len(classes)), classes]

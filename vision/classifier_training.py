@@ -1,0 +1,282 @@
+"""Training the tile classifier, the detector's second stage (``mjscan train --config configs/classifier.yaml``).
+
+Why two stages: on two CPU cores a 43-class YOLO trained from scratch learns *where* tiles are long
+before it learns *which* tile each is (measured: 0.79 class-agnostic recall at 0.85 precision, but 28 %
+of the boxes found read as the right class). Finding tiles is one easy class; telling 43 faces apart is
+a small-image classification problem that a little CNN learns from crops hundreds of times faster than a
+detector learns it from whole photos. So the YOLO localiser finds tiles (one class), and this classifier
+names each crop.
+
+The data are crops (``vision.crops``) of every labelled box in YOLO-format folders (``images/`` beside
+``labels/``): the real training photos and the rendered ones. Each box is cut a few times with its edges
+jittered, as the localiser's boxes will be; ``none`` crops (tile-sized boxes off any tile, or astride two)
+teach the classifier to reject the localiser's false boxes. Augmentation at training time: a half turn,
+brightness, contrast, colour cast, grey, noise.
+
+torch is imported lazily: ``vision.detector`` never needs it (inference is onnxruntime).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from PIL import Image, ImageOps
+
+from vision.classes import CLASS_NAMES, NUM_CLASSES
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, tile_crop
+
+NONE_ID = NUM_CLASSES  # 43: "not a tile" (the classifier's extra class)
+CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, "none")
+
+
+def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes (N x 4 pixels, x1 y1 x2 y2) and class ids from a YOLO label file (missing: none)."""
+    boxes, classes = [], []
+    if label_path.is_file():
+        for line in label_path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) < 5:
+                continue
+            c, cx, cy, w, h = int(parts[0]), *map(float, parts[1:5])
+            if not 0 <= c < NUM_CLASSES:
+                continue
+            boxes.append(((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height))
+            classes.append(c)
+    return np.asarray(boxes, dtype=np.float32).reshape(-1, 4), np.asarray(classes, dtype=np.int64)
+
+
+def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    if not len(boxes):
+        return np.zeros(0)
+    x1 = np.maximum(box[0], boxes[:, 0]); y1 = np.maximum(box[1], boxes[:, 1])
+    x2 = np.minimum(box[2], boxes[:, 2]); y2 = np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return inter / (area + areas - inter + 1e-9)
+
+
+def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Each edge moved by up to ``amount`` of the box's size, as a localiser's box may be."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    d = rng.uniform(-amount, amount, 4) * np.array([w, h, w, h])
+    return box + d.astype(np.float32)
+
+
+def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: float,
+                none_per_image: int) -> tuple[list[np.ndarray], list[int]]:
+    """Crops and labels of one labelled photo: ``copies`` jittered crops per box (the first one exact
+    when ``jitter`` is 0) and up to ``none_per_image`` crops that are not a tile."""
+    image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
+    label_path = path.parent.parent / "labels" / (path.stem + ".txt")
+    boxes, classes = read_yolo_labels(label_path, image.width, image.height)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    for box, cls in zip(boxes, classes):
+        for _ in range(copies):
+            crops.append(tile_crop(image, jitter_box(box, rng, jitter) if jitter else box))
+            labels.append(int(cls))
+    if none_per_image and len(boxes):
+        sizes = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
+        made, tries = 0, 0
+        while made < none_per_image and tries < none_per_image * 20:
+            tries += 1
+            w, h = sizes[rng.integers(len(sizes))] * rng.uniform(0.8, 1.25, 2)
+            if rng.random() < 0.5:  # astride two neighbours: the localiser's likeliest false box
+                anchor = boxes[rng.integers(len(boxes))]
+                cx = (anchor[0] + anchor[2]) / 2 + rng.choice([-1, 1]) * rng.uniform(0.4, 0.6) * w
+                cy = (anchor[1] + anchor[3]) / 2 + rng.uniform(-0.15, 0.15) * h
+            else:
+                cx, cy = rng.uniform(0, image.width), rng.uniform(0, image.height)
+            candidate = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], dtype=np.float32)
+            if _iou(candidate, boxes).max() >= 0.3:
+                continue
+            crops.append(tile_crop(image, candidate))
+            labels.append(NONE_ID)
+            made += 1
+    return crops, labels
+
+
+def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per_image: int, seed: int,
+                limit: int | None = None, progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder)."""
+    rng = np.random.default_rng(seed)
+    paths: list[Path] = []
+    for folder in folders:
+        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"})
+        paths.extend(found[:limit] if limit else found)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    started = time.time()
+    for i, path in enumerate(paths):
+        c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image)
+        crops.extend(c)
+        labels.extend(l)
+        if progress and (i + 1) % 200 == 0:
+            print(f"  crops: {i + 1}/{len(paths)} photos, {len(crops)} crops, {time.time() - started:.0f} s",
+                  file=sys.stderr)
+    if not crops:
+        return np.zeros((0, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.asarray(labels, dtype=np.int64)
+
+
+# --- the network ----------------------------------------------------------------------------------
+
+def make_network(width: int = 32, classes: int = NUM_CLASSES + 1):
+    """A small VGG-style CNN for 64 x 48 crops (0.59 M parameters, 33 M multiply-adds a crop)."""
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    w = width
+    return nn.Sequential(
+        *block(3, w, 2),                      # 32 x 24
+        *block(w, w),
+        *block(w, 2 * w, 2),                  # 16 x 12
+        *block(2 * w, 2 * w),
+        *block(2 * w, 4 * w, 2),              # 8 x 6
+        *block(4 * w, 4 * w),
+        *block(4 * w, 8 * w, 2),              # 4 x 3
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(8 * w, classes))
+
+
+def augment(batch, generator):
+    """Training-time augmentation of an N x 3 x H x W float batch in 0..1 (torch)."""
+    import torch
+
+    n = batch.shape[0]
+    flip = torch.rand(n, generator=generator) < 0.5          # a half turn: the same tile
+    batch = torch.where(flip[:, None, None, None], batch.flip(2, 3), batch)
+    gain = 0.65 + 0.7 * torch.rand(n, 1, 1, 1, generator=generator)
+    cast = 0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=generator)
+    bias = 0.2 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5)
+    mean = batch.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
+    batch = (batch - mean) * contrast + mean
+    batch = batch * gain * cast + bias
+    grey = torch.rand(n, generator=generator) < 0.1
+    batch = torch.where(grey[:, None, None, None], batch.mean(dim=1, keepdim=True).expand_as(batch), batch)
+    batch = batch + 0.03 * torch.rand(n, 1, 1, 1, generator=generator) * torch.randn(batch.shape, generator=generator)
+    return batch.clamp(0, 1)
+
+
+def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, batch: int = 256, lr: float = 0.003,
+                     width: int = 32, seed: int = 0, threads: int | None = None,
+                     evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+                     hours: float | None = None, log: Any = None):
+    """Train the network on crops; answers (model, history). ``hours`` stops early at a wall-clock limit."""
+    import torch
+    import torch.nn.functional as F
+
+    if threads:
+        torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    model = make_network(width)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = math.ceil(len(train_x) / batch)
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch,
+                                                    pct_start=0.15)
+    x_all = torch.from_numpy(train_x)  # N x H x W x 3 uint8, converted per batch to save memory
+    y_all = torch.from_numpy(train_y)
+    history = []
+    started = time.time()
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(x_all), generator=generator)
+        total, correct, loss_sum = 0, 0, 0.0
+        for step in range(steps_per_epoch):
+            index = order[step * batch:(step + 1) * batch]
+            xb = x_all[index].permute(0, 3, 1, 2).float().div_(255.0)
+            xb = augment(xb, generator)
+            yb = y_all[index]
+            logits = model(xb)
+            loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            scheduler.step()
+            loss_sum += loss.item() * len(yb)
+            correct += int((logits.argmax(1) == yb).sum())
+            total += len(yb)
+            if log and step % 50 == 0:
+                print(f"  epoch {epoch + 1}/{epochs} step {step}/{steps_per_epoch} loss {loss_sum / total:.3f} "
+                      f"acc {correct / total:.3f} {time.time() - started:.0f} s", file=log, flush=True)
+        record = {"epoch": epoch + 1, "loss": loss_sum / max(total, 1), "train_accuracy": correct / max(total, 1),
+                  "seconds": round(time.time() - started, 1)}
+        for name, (vx, vy) in (evaluations or {}).items():
+            record[name] = accuracy(model, vx, vy)
+        history.append(record)
+        if log:
+            print("  " + json.dumps(record), file=log, flush=True)
+        if hours and time.time() - started > hours * 3600 and epoch + 1 < epochs:
+            if log:
+                print(f"  stopping after epoch {epoch + 1}: the {hours} h limit is reached", file=log, flush=True)
+            break
+    return model, history
+
+
+def predict(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
+    """Class probabilities (N x 44) of uint8 crops with a torch model."""
+    import torch
+
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for start in range(0, len(crops), batch):
+            xb = torch.from_numpy(crops[start:start + batch]).permute(0, 3, 1, 2).float().div_(255.0)
+            out.append(torch.softmax(model(xb), dim=1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, NUM_CLASSES + 1), np.float32)
+
+
+def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:
+    if not len(crops):
+        return float("nan")
+    return float((predict(model, crops).argmax(1) == labels).mean())
+
+
+def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str] | None = None) -> Path:
+    """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1), output ``probs`` N x 44."""
+    import onnx
+    import torch
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, x):
+            return torch.softmax(self.inner(x), dim=1)
+
+    model.eval()
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
+    torch.onnx.export(WithSoftmax(model), dummy, str(target), input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    proto = onnx.load(str(target))
+    entries = {"names": json.dumps(list(CLASSIFIER_NAMES)), "crop": f"{CROP_WIDTH}x{CROP_HEIGHT}",
+               **(metadata or {})}
+    for key, value in entries.items():
+        item = proto.metadata_props.add()
+        item.key, item.value = key, value
+    onnx.save(proto, str(target))
+    return target
+
+
+def folders_of(paths: Iterable[str | os.PathLike[str]], root: Path) -> list[Path]:
+    out = []
+    for p in paths:
+        folder = (root / p).resolve()
+        if not folder.is_dir():
+            raise FileNotFoundError(f"The photo folder '{folder}' is missing.")
+        out.append(folder)
+    return out

@@ -121,6 +121,11 @@ def test_manual_entry_without_a_detector():
         assert driver.find_element("id", "ctx-jmja1967_rounding").tag_name == "select"
         assert _unlabelled(driver) == []
 
+        # a hand with melds (sideways tiles, a concealed kong) and flowers fits the phone's width too
+        driver.find_element("id", "example").click()
+        _wait(driver, lambda d: len(d.find_elements("css selector", "#hand-strip .group.meld")) == 3)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 375
+
         # an impossible hand: the player's words, not a status code
         notation.clear()
         notation.send_keys("123m 5x")

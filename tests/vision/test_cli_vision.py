@@ -99,12 +99,22 @@ def test_train_refuses_a_missing_config(cli, tmp_path):
     assert run.status == 2 and "Cannot read the config" in run.err
 
 
-def test_train_config_names_every_setting():
+def test_train_configs_name_every_setting():
     yaml = pytest.importorskip("yaml")
     from pathlib import Path
 
-    config = yaml.safe_load((Path(__file__).resolve().parents[2] / "configs" / "detector.yaml").read_text())
-    for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
-        assert key in config
-    assert config["model"].endswith(".yaml")  # no pretrained download
-    assert config["data"]["synthetic"]["seed"] is not None and config["export"]["onnx"].endswith(".onnx")
+    repo = Path(__file__).resolve().parents[2]
+    configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
+               for name in ("detector-scratch", "detector", "classifier")}
+    for name in ("detector-scratch", "detector"):
+        for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
+            assert key in configs[name]
+        assert configs[name]["data"]["synthetic"]["seed"] is not None
+    # nothing is downloaded: stage 0 starts from an architecture file, the localiser from stage 0's
+    # checkpoint, which ships in the repository
+    assert configs["detector-scratch"]["model"].endswith(".yaml")
+    assert configs["detector"]["model"] == "models/detector-cpu.pt" and configs["detector"]["single_cls"] is True
+    assert (repo / configs["detector"]["model"]).is_file()
+    assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
+    assert configs["classifier"]["task"] == "classifier"
+    assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"

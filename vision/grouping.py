@@ -39,6 +39,7 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -72,6 +73,11 @@ SPACING_RATIO = 1.08
 SPACING_SURE = 1.12
 """A spacing this much wider than a group's narrowest marks a sideways tile beside it ((H+W)/2W, about 1.15)."""
 HINT_DEGREES = 25.0
+# a lone detector flag on the box whose along/across ratio is this much above the group's others wins over
+# the spacing (two kinds of evidence against one)
+FLAG_BOX_RATIO = 1.05
+# a kong's fourth tile pushed off the sideways one lies this far (in box sizes) off the line of the others
+ON_TOP_OFFSET = 0.3
 """Up to this angle the boxes still hint at it (they settle a group where the detector's flags do not)."""
 
 
@@ -444,6 +450,7 @@ def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
     groups = _mend_melds(places, groups, unmarked=True)
     _mark_sideways(places, groups, offset, detections.width, detections.height)
     groups = _attach_beside(places, groups)  # again, now that the melds' sideways tiles are settled
+    groups = _detach_on_top(places, groups)
 
     # a tile "on top" must make a kong with its group (a pung's shape); otherwise it was a neighbour
     for g in groups:
@@ -663,6 +670,12 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
             spaced = _by_spacing(places, g, row_pitch, SPACING_RATIO)
             sure = _by_spacing(places, g, row_pitch, SPACING_SURE)
             chosen = sure or (flagged if len(flagged) == 1 else spaced)
+            if len(flagged) == 1 and chosen != flagged and flagged == {best} and rel[best] >= FLAG_BOX_RATIO:
+                # the flag and the box shape agree against the spacing: a sideways tile lies with its near
+                # edge on the meld's line, so its centre sits off the others' line, and in an oblique
+                # view that offset leaks into the spacing along the row (a pung claimed from across
+                # then looks like one claimed from the left)
+                chosen = flagged
             if chosen is None:
                 if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):
                     chosen = {best}
@@ -728,6 +741,47 @@ def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[i
                 used.add(k)
                 break
     return [g for g in groups if not (len(g) == 1 and g[0] in used)]
+
+
+def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
+    """A kong's fourth tile laid on the sideways one but pushed off it (partly on it, partly beyond), so
+    that both show: their boxes overlap too little to be one place, and the gaps put both in the meld's
+    group, as if it were four along the row. In a group of four of one code, two tiles lying across the
+    row from each other (their centres apart more across the line of the other two than along it), both
+    off that line, are the sideways tile and the fourth tile on it: the fourth is the one whose face shows
+    whole (the larger box; the one under it shows only the part left uncovered). It becomes the extra of
+    the tile under it, which is the sideways (claimed) tile."""
+    out = []
+    for g in groups:
+        if len(g) != 4 or any(places[k].is_back for k in g) or len({places[k].det.code for k in g}) != 1 \
+                or any(places[k].extra for k in g):
+            out.append(g)
+            continue
+        found = None
+        for a, b in itertools.combinations(g, 2):
+            o1, o2 = [k for k in g if k not in (a, b)]
+            line = places[o2].centre - places[o1].centre
+            if np.linalg.norm(line) < 1e-6:
+                continue
+            line = line / np.linalg.norm(line)
+            d = places[b].centre - places[a].centre
+            du, dv = abs(float(d @ line)), abs(float(d[0] * line[1] - d[1] * line[0]))
+            size = (places[a].box_size + places[b].box_size) / 2
+            offs = [_line_offset(places, [o1, o2], k) for k in (a, b)]
+            if dv > 1.5 * du and dv < 1.2 * size and min(offs) >= ON_TOP_OFFSET / 2 and max(offs) >= ON_TOP_OFFSET:
+                found = (a, b)
+                break
+        if found is None:
+            out.append(g)
+            continue
+        top, host = sorted(found, key=lambda k: -places[k].det.width * places[k].det.height)
+        places[host].extra.append(places[top].index)
+        places[host].beside.append(places[top].index)
+        rest = [k for k in g if k != top]
+        for k in rest:
+            places[k].sideways = k == host
+        out.append(rest)
+    return out
 
 
 def _line_offset(places: list[_Place], row: list[int], k: int) -> float:

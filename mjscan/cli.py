@@ -863,7 +863,9 @@ def _shipped_model(model: str | None) -> str | None:
         return model
     models = Path(__file__).resolve().parent.parent / "models"
     preferred = models / "detector.onnx"
-    found = [preferred] if preferred.is_file() else sorted(models.glob("*.onnx"))
+    # classifier*.onnx is the detector's second stage (the tile classifier), not a detector
+    found = [preferred] if preferred.is_file() else sorted(
+        m for m in models.glob("*.onnx") if not m.stem.startswith("classifier"))
     if not found:
         _err(f"No detector model is shipped yet: {models} holds no .onnx file. Train one with 'mjscan train' "
              "(see models/README.md) or pass --model PATH.")

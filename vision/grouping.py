@@ -76,8 +76,9 @@ HINT_DEGREES = 25.0
 # a lone detector flag on the box whose along/across ratio is this much above the group's others wins over
 # the spacing (two kinds of evidence against one)
 FLAG_BOX_RATIO = 1.05
-# a kong's fourth tile pushed off the sideways one lies this far (in box sizes) off the line of the others
-ON_TOP_OFFSET = 0.3
+# a kong's fourth tile pushed off the sideways one: its centre and the one under it lie at least this far
+# apart (in box sizes) across the meld's line (and each a third of that off the line)
+ON_TOP_OFFSET = 0.35
 """Up to this angle the boxes still hint at it (they settle a group where the detector's flags do not)."""
 
 
@@ -747,8 +748,8 @@ def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[i
     """A kong's fourth tile laid on the sideways one but pushed off it (partly on it, partly beyond), so
     that both show: their boxes overlap too little to be one place, and the gaps put both in the meld's
     group, as if it were four along the row. In a group of four of one code, two tiles lying across the
-    row from each other (their centres apart more across the line of the other two than along it), both
-    off that line, are the sideways tile and the fourth tile on it: the fourth is the one whose face shows
+    row from each other (their centres apart more across the line of the other two than along it, by
+    ON_TOP_OFFSET to 1.2 box sizes), both off that line, are the sideways tile and the fourth tile on it: the fourth is the one whose face shows
     whole (the larger box; the one under it shows only the part left uncovered). It becomes the extra of
     the tile under it, which is the sideways (claimed) tile."""
     out = []
@@ -768,7 +769,7 @@ def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[i
             du, dv = abs(float(d @ line)), abs(float(d[0] * line[1] - d[1] * line[0]))
             size = (places[a].box_size + places[b].box_size) / 2
             offs = [_line_offset(places, [o1, o2], k) for k in (a, b)]
-            if dv > 1.5 * du and dv < 1.2 * size and min(offs) >= ON_TOP_OFFSET / 2 and max(offs) >= ON_TOP_OFFSET:
+            if dv > 1.5 * du and ON_TOP_OFFSET * size <= dv <= 1.2 * size and min(offs) >= ON_TOP_OFFSET / 3:
                 found = (a, b)
                 break
         if found is None:

@@ -273,7 +273,8 @@ class Detector:
         """Width, height, boxes, scores and class ids (arrays) of a photo: the work of ``detect`` without
         the typed result (the evaluation uses it at a low threshold)."""
         conf = self.confidence if confidence is None else confidence
-        image = np.asarray(load_image(source))
+        picture = load_image(source)
+        image = np.asarray(picture)
         height, width = image.shape[:2]
         boxes, scores, classes = self._run(image, conf)
         windows = plan_slices(width, height, self.size) if self.slicing else []
@@ -289,10 +290,10 @@ class Detector:
             keep = merge(boxes, scores, classes, sliced=True)
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         if self.classifier is not None:
-            boxes, scores, classes = self._name(image, boxes, scores, conf)
+            boxes, scores, classes = self._name(picture, boxes, scores, conf)
         return width, height, boxes, scores, classes
 
-    def _name(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray, confidence: float
+    def _name(self, image: Image.Image, boxes: np.ndarray, scores: np.ndarray, confidence: float
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The second stage: classify a crop of every box; a detection's confidence is the localiser's
         times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold."""

@@ -63,6 +63,7 @@ class ImagePrediction:
     scores: np.ndarray
     classes: np.ndarray
     sideways: np.ndarray | None = None
+    sideways_grouped: np.ndarray | None = None  # the grouping step's judgement of the same detections
 
 
 @dataclass
@@ -83,6 +84,7 @@ class Report:
     extra: int = 0
     sideways_accuracy: float | None = None
     sideways_counted: int = 0
+    sideways_grouped_accuracy: float | None = None
     classes: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,6 +95,8 @@ class Report:
             "exact_photos": round(self.exact_photos, 4), "missed": self.missed, "extra": self.extra,
             "sideways_accuracy": None if self.sideways_accuracy is None else round(self.sideways_accuracy, 4),
             "sideways_counted": self.sideways_counted,
+            "sideways_grouped_accuracy": None if self.sideways_grouped_accuracy is None
+            else round(self.sideways_grouped_accuracy, 4),
             "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
             "ap50_95": {k: round(v, 4) for k, v in self.ap50_95.items()},
             "confusions": [{"truth": t, "read_as": p, "count": n} for t, p, n in self.confusions],
@@ -105,7 +109,11 @@ class Report:
                  f"missed {self.missed}, extra {self.extra}",
                  f"photos read exactly right: {self.exact_photos:.1%}"]
         if self.sideways_accuracy is not None:
-            lines.append(f"sideways flag right on {self.sideways_accuracy:.1%} of {self.sideways_counted} matched tiles")
+            lines.append(f"sideways flag right on {self.sideways_accuracy:.1%} of {self.sideways_counted} matched tiles"
+                         " (the detector's box-shape rule)")
+        if self.sideways_grouped_accuracy is not None:
+            lines.append(f"sideways right on {self.sideways_grouped_accuracy:.1%} of them after grouping "
+                         "(vision.grouping, relative to each tile's row)")
         if self.confusions:
             lines.append("most confused (truth -> read as: count): " + ", ".join(
                 f"{t}->{p}: {n}" for t, p, n in self.confusions[:top]))
@@ -175,7 +183,7 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
     positives = {int(c): 0 for c in wanted}
     matrix = np.zeros((NUM_CLASSES + 1, NUM_CLASSES + 1), dtype=np.int64)  # last row/column: background
     tp_at, det_at, truth_total, exact = 0, 0, 0, 0
-    side_right, side_counted = 0, 0
+    side_right, side_counted, grouped_right = 0, 0, 0
 
     for prediction, truth in zip(predictions, truths):
         t_keep = np.isin(truth.classes, wanted)
@@ -187,10 +195,14 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
         p_scores = np.asarray(prediction.scores, dtype=np.float64).reshape(-1)[p_keep]
         p_classes = np.asarray(prediction.classes).reshape(-1)[p_keep]
         p_side = None if prediction.sideways is None else np.asarray(prediction.sideways).reshape(-1)[p_keep]
+        p_grouped = None if prediction.sideways_grouped is None else \
+            np.asarray(prediction.sideways_grouped).reshape(-1)[p_keep]
         order = np.argsort(-p_scores, kind="stable")
         p_boxes, p_scores, p_classes = p_boxes[order], p_scores[order], p_classes[order]
         if p_side is not None:
             p_side = p_side[order]
+        if p_grouped is not None:
+            p_grouped = p_grouped[order]
 
         # AP: per class, every threshold
         for c in np.unique(np.concatenate([t_classes, p_classes])).astype(int):
@@ -230,6 +242,8 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
                 if t_side is not None and p_side is not None:
                     side_counted += 1
                     side_right += int(bool(t_side[col]) == bool(p_side[above][row]))
+                    if p_grouped is not None:
+                        grouped_right += int(bool(t_side[col]) == bool(p_grouped[above][row]))
             else:
                 matrix[NUM_CLASSES, int(a_classes[row])] += 1
         for col in np.flatnonzero(~seen):
@@ -264,6 +278,8 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
         confusions=confusions, matrix=matrix, missed=int(matrix[:NUM_CLASSES, NUM_CLASSES].sum()),
         extra=int(matrix[NUM_CLASSES, :NUM_CLASSES].sum()),
         sideways_accuracy=side_right / side_counted if side_counted else None, sideways_counted=side_counted,
+        sideways_grouped_accuracy=grouped_right / side_counted
+        if side_counted and all(p.sideways_grouped is not None for p in predictions) else None,
         classes=tuple(int(c) for c in wanted))
 
 
@@ -326,10 +342,11 @@ def _sidecar_sideways(sidecar: Path, boxes: np.ndarray) -> np.ndarray | None:
 
 def evaluate_folder(folder: str | os.PathLike[str], detector: Any, *, confidence: float | None = None,
                     classes: Iterable[int] | None = None, limit: int | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> Report:
+                    progress: Callable[[int, int], None] | None = None, grouping: bool = True) -> Report:
     """Run ``detector`` (our ``Detector``) over every photo of a YOLO folder and score it. Detections are
     taken down to confidence 0.001 for the AP curves; precision, recall, confusions and exact photos
-    use ``confidence`` (default: the detector's own)."""
+    use ``confidence`` (default: the detector's own). With ``grouping`` (and sidecars), the sideways flags
+    are also judged after ``vision.grouping`` has read the shipped detections as a hand."""
     from vision.detector import to_detections
 
     images = list_images(folder)
@@ -346,10 +363,18 @@ def evaluate_folder(folder: str | os.PathLike[str], detector: Any, *, confidence
         # sideways is decided on the shipped detections, as `detect` does
         shipped_tiles = to_detections(width, height, boxes[above], scores[above], cls[above])
         side = np.zeros(len(boxes), dtype=bool)
+        grouped = np.zeros(len(boxes), dtype=bool) if grouping and truths[-1].sideways is not None else None
         if len(shipped_tiles):
             index = {tuple(np.round(t.box, 3)): t.sideways for t in shipped_tiles.tiles}
             side = np.array([index.get(tuple(np.round(b, 3)), False) for b in boxes.tolist()], dtype=bool)
-        predictions.append(ImagePrediction(boxes, scores, cls, side))
+            if grouped is not None:
+                from vision.grouping import group
+
+                judged = {e.detection: e.sideways for e in group(shipped_tiles).tiles}
+                by_box = {tuple(np.round(t.box, 3)): judged.get(i, t.sideways)
+                          for i, t in enumerate(shipped_tiles.tiles)}
+                grouped = np.array([by_box.get(tuple(np.round(b, 3)), False) for b in boxes.tolist()], dtype=bool)
+        predictions.append(ImagePrediction(boxes, scores, cls, side, grouped))
         if progress:
             progress(number + 1, len(images))
     return evaluate(predictions, truths, confidence=shipped, classes=classes)

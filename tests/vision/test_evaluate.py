@@ -99,6 +99,18 @@ def test_sideways_accuracy():
     preds = [P(ROW, [0.9] * 4, [0] * 4, sideways=[False, False, True, True])]
     report = evaluate(preds, truths)
     assert report.sideways_accuracy == pytest.approx(0.75) and report.sideways_counted == 4
+    assert report.sideways_grouped_accuracy is None  # no grouping judgement given
+
+
+def test_sideways_accuracy_after_grouping_is_reported_beside_the_detectors():
+    truths = [T(ROW, [0, 0, 0, 0], sideways=[False, False, False, True])]
+    pred = P(ROW, [0.9] * 4, [0] * 4, sideways=[True, False, True, False])
+    pred = ImagePrediction(pred.boxes, pred.scores, pred.classes, pred.sideways,
+                           np.array([False, False, False, True]))
+    report = evaluate([pred], truths)
+    assert report.sideways_accuracy == pytest.approx(0.25)
+    assert report.sideways_grouped_accuracy == pytest.approx(1.0)
+    assert "after grouping" in report.summary() and report.to_dict()["sideways_grouped_accuracy"] == 1.0
 
 
 def test_a_yolo_folder_end_to_end(tmp_path):

@@ -866,6 +866,45 @@ def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | No
     return odd[0] if len(odd) == 1 else None
 
 
+WIN_SPACING = 1.18
+"""A row's end tile is set apart when its centre spacing (per box size) is this many times the row's own
+nearby spacings (the guide's gap is 0.3-1 tile, a spacing of 1.3-2; rows laid tight measure 0.9-1.1)."""
+WIN_SPACING_MARGIN = 0.1
+"""... and this much more than the other end's (a row stretched at both ends by a wide lens says nothing)."""
+
+
+def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
+    """The end of a row (0 first, -1 last) whose tile is set apart by its centre spacing, or None.
+
+    The gap between boxes says little in long or steeply seen rows: a lying tile's box takes in its sides,
+    so boxes overlap along the row and their overlap changes from one end to the other. The centres do not
+    lie: each spacing is divided by the two boxes' mean size (perspective and a wide lens scale both alike),
+    and the end spacing is compared with the median of the four nearest spacings inside the row (a box cut
+    short by a finger moves its centre: one spacing grows, the next shrinks; the median keeps neither)."""
+    if len(row) < 5:
+        return None
+    norm = []
+    for a, c in zip(row, row[1:]):
+        pa, pc = places[a], places[c]
+        norm.append(abs(_offsets(pa, pc)[0]) / ((pa.box_size + pc.box_size) / 2))
+    flowers = [k for k, p in enumerate(places) if not p.is_back and p.det.code.is_bonus]
+
+    def ratio(end: int) -> float:
+        spacings = norm if end == -1 else norm[::-1]
+        inner = spacings[:-1][::-1][:4]
+        outer, near = (row[-1], row[-2]) if end == -1 else (row[0], row[1])
+        lo, hi = sorted((places[outer].u, places[near].u))
+        if any(lo < places[f].u < hi and _line_offset(places, row, f) < 0.6 for f in flowers):
+            return 1.0  # a flower lay between them: the hole is its place, not a gap
+        return spacings[-1] / max(float(np.median(inner)), 1e-6)
+
+    first, last = ratio(0), ratio(-1)
+    for end, mine, other in ((-1, last, first), (0, first, last)):
+        if WIN_SPACING <= mine < 3.0 and mine - other >= WIN_SPACING_MARGIN:
+            return end
+    return None
+
+
 @dataclass
 class _MeldRead:
     group: list[int]  # places in u order
@@ -910,6 +949,8 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                 candidates = [wide]
         if not candidates and len(concealed) >= 5:
             end = _pose_apart(places, concealed, u)
+            if end is None:
+                end = _spacing_apart(places, concealed)
             if end is not None:
                 candidates = [(concealed[end], 1 if end else -1)]
                 concealed = concealed[1:] if end == 0 else concealed[:-1]

@@ -537,3 +537,42 @@ def test_detection_tagged_with_groups_for_the_page():
     tags = [t.get("group") for t in data["tiles"]]
     assert tags.count("concealed") == 10 and tags.count("winning") == 1
     assert tags.count("meld:0") == 3 and tags.count("flowers") == 1
+
+
+# --------------------------------------------------------------------------------------------------
+# The winning tile in long, steeply seen rows: centre spacing, not box gaps
+
+
+def _steep_row(codes: list[str], apart: float, hole_before_last: bool = False) -> Detections:
+    """A lying row seen steeply: each box takes in the tile's sides, so boxes are 1.4 times wider than the
+    tiles' spacing and overlap along the row; perspective grows the spacing by 5 % a tile. The last tile
+    lies ``apart`` (a share of a tile) further on; ``hole_before_last``: a flower lies in the row before it."""
+    dets, x, pitch = [], 100.0, 50.0
+    for n, code in enumerate(codes):
+        if n == len(codes) - 1:
+            x += apart * pitch
+        if n == len(codes) - 1 and hole_before_last:
+            dets.append(Detection(parse_class("1f"), (x - 0.7 * pitch, 400 - 0.56 * pitch, x + 0.7 * pitch,
+                                                      400 + 0.56 * pitch), 0.9, False))
+            x += pitch * 1.05
+            pitch *= 1.05
+        dets.append(Detection(parse_class(code), (x - 0.7 * pitch, 400 - 0.56 * pitch, x + 0.7 * pitch,
+                                                  400 + 0.56 * pitch), 0.9, False))
+        x += pitch * 1.05
+        pitch *= 1.05
+    return Detections(1600, 900, tuple(dets))
+
+
+STEEP = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z".split()
+
+
+def test_winning_tile_apart_by_its_spacing_when_the_boxes_overlap():
+    reading = group(_steep_row(STEEP, 0.4))
+    assert reading.questions == ()
+    assert notation(reading) == norm("123m 456p 789s 11z 55z +5z")
+
+
+def test_no_winning_tile_by_spacing_in_an_even_row_or_across_a_flowers_hole():
+    for det in (_steep_row(STEEP, 0.0), _steep_row(STEEP, 0.0, hole_before_last=True)):
+        reading = group(det)
+        assert [q.id for q in reading.questions] == ["winning-tile"]

@@ -484,6 +484,8 @@ WIN_RATIO = 2.0
 for a clear gap; the tight grouping splits at GAP, which an unevenly laid real row can reach)."""
 MEND = 0.6
 """Fragments closer than this share of a tile that together make one meld are joined (see _mend_melds)."""
+MEND_LONE = 1.0
+"""A lone sideways tile joins a pair beside it (gap under this share of a tile) when they make one meld."""
 AXIS_DEGREES = 3.0
 """Rows within this angle of the photo's axes are measured with the boxes' own extents."""
 SIDEWAYS_LENGTH = 1.3
@@ -809,14 +811,25 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
     along the row; tiles that wander on the table)."""
     groups = [list(g) for g in groups]
 
-    def follows(a: list[int], c: list[int]) -> bool:
+    def follows(a: list[int], c: list[int], limit: float = MEND) -> bool:
         if places[c[0]].u < places[a[-1]].u:
             return False
         end, start = places[a[-1]], places[c[0]]
         du, dv = _offsets(end, start)
         if abs(dv) > 0.45 * (start.box_size + end.box_size) / 2:
             return False
-        return abs(du) - (end.along + start.along) / 2 <= MEND * (end.pitch + start.pitch) / 2
+        return abs(du) - (end.along + start.along) / 2 <= limit * (end.pitch + start.pitch) / 2
+
+    def lone_claim(a: list[int], c: list[int]) -> bool:
+        """A lone sideways tile and a pair beside it on the line that make one meld together (a chow or
+        pung split at its claimed tile: in steep views the pair's pitch is read short, so the gap looks
+        wide). The pair alone is no group of a hand, so joining them risks nothing the reading had."""
+        single, pair = (a, c) if len(a) == 1 else (c, a)
+        if len(single) != 1 or len(pair) != 2 or not places[single[0]].sideways:
+            return False
+        if any(places[k].sideways or places[k].is_back or places[k].extra for k in pair):
+            return False
+        return follows(a, c, MEND_LONE) and meld_of([a, c])
 
     def meld_of(parts: list[list[int]]) -> bool:
         union = [k for g in parts for k in g]
@@ -828,6 +841,12 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
             return False
         return _meld_kind([p.det.code for p in ps]) is not None
 
+    for a in [g for g in groups if len(g) <= 2]:
+        for c in [g for g in groups if len(g) <= 2]:
+            if a is not c and a in groups and c in groups and lone_claim(a, c):
+                groups.remove(a)
+                groups.remove(c)
+                groups.append(a + c)
     joined = True
     while joined:
         joined = False

@@ -576,3 +576,13 @@ def test_no_winning_tile_by_spacing_in_an_even_row_or_across_a_flowers_hole():
     for det in (_steep_row(STEEP, 0.0), _steep_row(STEEP, 0.0, hole_before_last=True)):
         reading = group(det)
         assert [q.id for q in reading.questions] == ["winning-tile"]
+
+
+@pytest.mark.parametrize("angle", [0, 37, 90])
+@pytest.mark.parametrize("meld, written", [("4s' | 3s 5s", "[4'35s]"), ("7z' | 7z 7z", "[7'77z]")])
+def test_a_lone_sideways_tile_joins_the_pair_it_makes_a_meld_with(angle, meld, written):
+    """A meld split at its claimed tile (a gap of 0.6 tile after the sideways one): the lone sideways tile
+    and the pair beside it make one meld, so they are joined (MEND_LONE) rather than leaving a stray pair."""
+    reading = read([(0, ROW2 + " | 9p"), (MELD_Y, meld + " | 1z 1z' 1z")], angle=angle)
+    assert reading.questions == ()
+    assert notation(reading) == norm(f"123m 456p 9p {written} [11'1z] +9p")

@@ -3,6 +3,15 @@ an exact comparison of a reading with the sidecar's hand, and the error types (`
 
 A hand is read exactly when its standing tiles, every meld (kind, tiles, concealed flag, direction and
 claimed tile), the flowers and the winning tile all match, and no question is left open.
+
+Every photo gets one outcome (``outcome``):
+
+- ``exact``: read exactly, no question;
+- ``mandated``: exact but for a question the issue requires: its only open question is which tile a
+  concealed kong laid all four face down is, and answering it with the true tile gives the true hand
+  exactly (the layout guide says the page must ask; no reader can do better);
+- ``asked``: missed, but with a question open (the page asks; the player fixes it);
+- ``wrong``: a hand other than the true one, with no question open (a silent error: the one the issue forbids).
 """
 
 from __future__ import annotations
@@ -81,12 +90,37 @@ def errors(reading: Any, truth: Hand) -> list[str]:
     return found or ["other difference"]
 
 
+MANDATED = ("kong-face-down",)
+"""Question ids the issue requires the reading to ask (all four tiles of a concealed kong face down)."""
+OUTCOMES = ("exact", "mandated", "asked", "wrong")
+
+
+def outcome(reading: Any, truth: Hand, found: list[str] | None = None) -> str:
+    """``exact``, ``mandated``, ``asked`` or ``wrong`` (see the module's doc)."""
+    found = errors(reading, truth) if found is None else found
+    if not found:
+        return "exact"
+    if reading.questions and all(q.id in MANDATED for q in reading.questions):
+        for meld in truth.melds:
+            if not (meld.concealed and len(meld.tiles) == 4):
+                continue
+            try:
+                hand, still_open = reading.answer({q.id: meld.tiles[0].code for q in reading.questions})
+            except ValueError:
+                continue
+            if not still_open and hand is not None and _norm(hand) == _norm(truth):
+                return "mandated"
+    return "asked" if reading.questions else "wrong"
+
+
 @dataclass
 class GroupingReport:
     photos: int = 0
     exact: int = 0
     complete_photos: int = 0
     complete_exact: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    complete_outcomes: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     complete_errors: Counter = field(default_factory=Counter)
     failures: list[dict[str, Any]] = field(default_factory=list)
@@ -95,6 +129,9 @@ class GroupingReport:
         truth = hand_from_dict(sidecar["hand"])
         found = errors(reading, truth)
         whole = complete(sidecar)
+        result = outcome(reading, truth, found)
+        self.outcomes[result] += 1
+        self.complete_outcomes[result] += whole
         self.photos += 1
         self.complete_photos += whole
         if not found:
@@ -105,7 +142,7 @@ class GroupingReport:
             if whole:
                 self.complete_errors[e] += 1
         if found:
-            self.failures.append({"photo": name, "complete": whole, "errors": found,
+            self.failures.append({"photo": name, "complete": whole, "outcome": result, "errors": found,
                                   "scene": {k: sidecar.get("scene", {}).get(k) for k in ("melds", "meld_styles")},
                                   "roll_deg": sidecar.get("scene", {}).get("camera", {}).get("roll_deg")})
 
@@ -113,6 +150,9 @@ class GroupingReport:
         return {"photos": self.photos, "exact": self.exact, "exact_share": _share(self.exact, self.photos),
                 "complete_photos": self.complete_photos, "complete_exact": self.complete_exact,
                 "complete_exact_share": _share(self.complete_exact, self.complete_photos),
+                "outcomes": {k: self.outcomes[k] for k in OUTCOMES},
+                "complete_outcomes": {k: self.complete_outcomes[k] for k in OUTCOMES},
+                "exact_or_mandated_share": _share(self.exact + self.outcomes["mandated"], self.photos),
                 "errors": dict(self.errors.most_common()), "complete_errors": dict(self.complete_errors.most_common()),
                 "failures": self.failures}
 
@@ -120,6 +160,12 @@ class GroupingReport:
         lines = [f"{title}: {self.exact}/{self.photos} hands read exactly ({100 * _share(self.exact, self.photos):.1f} %)",
                  (f"  photos showing every tile of the hand: {self.complete_exact}/{self.complete_photos} "
                   f"({100 * _share(self.complete_exact, self.complete_photos):.1f} %)")]
+        n, o = self.photos, self.outcomes
+        lines.append(f"  exact: {o['exact']}; exact but for mandated questions (a concealed kong all face down, "
+                     f"asked by design): {o['mandated']} (together {o['exact'] + o['mandated']}/{n}, "
+                     f"{100 * _share(o['exact'] + o['mandated'], n):.1f} %)")
+        lines.append(f"  missed: {o['asked'] + o['wrong']}: {o['asked']} with a question, "
+                     f"{o['wrong']} wrong without a question")
         for name, count in self.errors.most_common():
             lines.append(f"  {name}: {count} (on complete photos: {self.complete_errors[name]})")
         return "\n".join(lines)

@@ -586,3 +586,33 @@ def test_a_lone_sideways_tile_joins_the_pair_it_makes_a_meld_with(angle, meld, w
     reading = read([(0, ROW2 + " | 9p"), (MELD_Y, meld + " | 1z 1z' 1z")], angle=angle)
     assert reading.questions == ()
     assert notation(reading) == norm(f"123m 456p 9p {written} [11'1z] +9p")
+
+
+# --------------------------------------------------------------------------------------------------
+# eval-grouping's outcomes: exact, exact but for a mandated question, asked, wrong
+
+
+def test_outcomes_tell_mandated_questions_from_misses():
+    from vision.layout_eval import outcome
+
+    down = read([(0, ROW + " | 9p"), (MELD_Y, "#6z #6z #6z #6z")])
+    truth = parse_hand("123m 456p 789s 9p (6666z) +9p")
+    assert outcome(down, truth) == "mandated"
+    # any tile may lie face down: answered with the true one, the hand is the true one
+    assert outcome(down, parse_hand("123m 456p 789s 9p (7777z) +9p")) == "mandated"
+    # the same question, but the rest of the hand read wrong: a miss
+    assert outcome(down, parse_hand("123m 456p 789s 1p (6666z) +1p")) == "asked"
+    asked = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p 9p"), (MELD_Y, "4s' 3s 5s")])
+    assert outcome(asked, parse_hand("123m 456p 789s 9p [4'35s] +9p")) == "asked"
+    plain = read([(0, ROW + " | 9p"), (MELD_Y, "5s' 5s 5s")])
+    assert outcome(plain, parse_hand("123m 456p 789s 9p [5'55s] +9p")) == "exact"
+    assert outcome(plain, parse_hand("123m 456p 789s 9p [55'5s] +9p")) == "wrong"  # claimed from across
+
+
+def test_eval_grouping_reports_outcomes(rendered):
+    report = evaluate_folder(rendered, group)
+    data = report.to_dict()
+    assert sum(data["outcomes"].values()) == report.photos
+    assert data["outcomes"]["exact"] == report.exact
+    text = report.summary("true boxes")
+    assert "exact but for mandated questions" in text and "wrong without a question" in text

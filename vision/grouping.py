@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -274,6 +274,7 @@ class _Place:
     u: float = 0.0
     v: float = 0.0
     dir: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0]))  # the local row direction
+    basis: str = ""  # what settled its group's sideways tile: "box", "spacing", "flag", "hint" ("" before)
 
     @property
     def box_size(self) -> float:
@@ -370,9 +371,14 @@ def group(detections: Detections) -> Reading:
     return _group(detections, frozenset())
 
 
-def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
+def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) -> Reading:
     """``unstack``: detections overlapping a box of their code that are not a kong's fourth tile after all
-    (their group is no pung): neighbours whose boxes overlap in strong perspective."""
+    (their group is no pung): neighbours whose boxes overlap in strong perspective. ``flags``: whether the
+    detector's sideways flags are evidence (False once they proved absent or implausible: then they are
+    dropped, and a claim only the geometry could guess is asked)."""
+    if not flags:
+        detections = Detections(detections.width, detections.height,
+                                 tuple(replace(t, sideways=False) if t.sideways else t for t in detections.tiles))
     b = _Builder(detections)
     tiles = detections.tiles
     flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus]
@@ -459,9 +465,32 @@ def _group(detections: Detections, unstack: frozenset[int]) -> Reading:
             stacked = [e for e in places[k].extra if e not in places[k].beside]
             codes = {places[j].det.code for j in g}
             if stacked and not (len(g) == 3 and len(codes) == 1):
-                return _group(detections, unstack | set(stacked))
+                return _group(detections, unstack | set(stacked), flags)
 
-    return _read(b, places, groups, flower_dup, u)
+    if flags and not _flags_plausible(places, groups, detections):
+        return _group(detections, unstack, False)
+    return _read(b, places, groups, flower_dup, u, flags)
+
+
+def _flags_plausible(places: list[_Place], groups: list[list[int]], detections: Detections) -> bool:
+    """Whether the detector's sideways flags look like a meld's (each exposed meld shows one sideways tile;
+    the renderer's true flags always do, a rule on box shapes often does not): False when a group that
+    makes a meld by its codes carries two flags or more (a fourth tile on top aside), or when the geometry
+    marks a sideways tile in it that carries no flag, or when no tile of the photo is flagged at all while
+    a group apart from the largest one makes a meld by its codes."""
+    largest = max(groups, key=len) if groups else []
+    any_flag = any(p.det.sideways for p in places if not p.is_back)
+    for g in groups:
+        if len(g) not in (3, 4) or g is largest or any(places[k].is_back for k in g):
+            continue
+        codes = [places[k].det.code for k in g] + [detections.tiles[e].code for k in g for e in places[k].extra]
+        if _meld_kind(codes) is None:
+            continue
+        flagged = [k for k in g if places[k].det.sideways]
+        marked = [k for k in g if places[k].sideways]
+        if len(flagged) >= 2 or not any_flag or (marked and not flagged):
+            return False
+    return True
 
 
 def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
@@ -484,6 +513,9 @@ WIN_RATIO = 2.0
 for a clear gap; the tight grouping splits at GAP, which an unevenly laid real row can reach)."""
 MEND = 0.6
 """Fragments closer than this share of a tile that together make one meld are joined (see _mend_melds)."""
+SURE_BASIS = ("box", "spacing", "hint", "flag")
+"""Without the detector's flags, a pung's sideways tile stands only on this evidence (else its claim is asked:
+"conflict", where the spacing and the box that stands out point at different tiles)."""
 MEND_LONE = 1.0
 """A lone sideways tile joins a pair beside it (gap under this share of a tile) when they make one meld."""
 AXIS_DEGREES = 3.0
@@ -621,6 +653,7 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
             p.sideways = True
             continue
         p.sideways = p.det.sideways and not p.is_back
+        p.basis = "flag" if p.sideways else ""
         if offset >= READABLE_DEGREES or p.is_back or p.sideways:
             continue
         line = []
@@ -635,6 +668,7 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
         near = [ratios[j] for _, j in line[:4]]
         if near:
             p.sideways = ratios[i] / max(float(np.median(near)), 1e-6) >= FIRST_RATIO
+            p.basis = "box" if p.sideways else ""
 
 
 def _at_edge(det: Detection, width: int, height: int) -> bool:
@@ -662,29 +696,37 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
         if any(_at_edge(places[k].det, width, height) for k in g) and \
                 sum(places[k].det.sideways for k in g) == 1:
             continue  # a box cut by the photo's edge has lost its shape and its centre: a lone flag stands
+        basis = ""
         if offset < READABLE_DEGREES:
             flagged = {k for k in g if places[k].det.sideways}
             if rel[best] >= SIDEWAYS_RATIO and all(rel[k] <= 1.06 for k in g if k != best):
-                chosen = {best}
+                chosen, basis = {best}, "box"
             elif rel[best] < SIDEWAYS_RATIO:  # no box stands out: a lone flag on the likeliest box stands
                 chosen = flagged if flagged == {best} else set()
+                basis = "flag" if chosen else ""
         else:
             flagged = {k for k in g if places[k].det.sideways}
             spaced = _by_spacing(places, g, row_pitch, SPACING_RATIO)
             sure = _by_spacing(places, g, row_pitch, SPACING_SURE)
             chosen = sure or (flagged if len(flagged) == 1 else spaced)
+            basis = "spacing" if sure else "flag" if len(flagged) == 1 else "spacing" if spaced else ""
             if len(flagged) == 1 and chosen != flagged and flagged == {best} and rel[best] >= FLAG_BOX_RATIO:
                 # the flag and the box shape agree against the spacing: a sideways tile lies with its near
                 # edge on the meld's line, so its centre sits off the others' line, and in an oblique
                 # view that offset leaks into the spacing along the row (a pung claimed from across
                 # then looks like one claimed from the left)
-                chosen = flagged
+                chosen, basis = flagged, "flag"
+            if basis == "spacing" and chosen and best not in chosen and rel[best] >= FLAG_BOX_RATIO:
+                # the box that stands out is another than the spacing's: in an oblique view a pung claimed
+                # from across (both spacings wide) can measure like one claimed at an end
+                basis = "conflict"
             if chosen is None:
                 if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):
-                    chosen = {best}
+                    chosen, basis = {best}, "hint"
         if chosen is not None:
             for k in g:
                 places[k].sideways = k in chosen
+                places[k].basis = basis
 
 
 def _by_spacing(places: list[_Place], g: list[int], row_pitch: float | None, margin: float) -> set[int] | None:
@@ -931,7 +973,7 @@ class _MeldRead:
 
 
 def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
-          u: np.ndarray) -> Reading:
+          u: np.ndarray, flags: bool = True) -> Reading:
     tiles = b.dets.tiles
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
                 or (3 <= len(g) <= 4 and any(places[k].sideways for k in g))]
@@ -953,7 +995,10 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         tries = [_find_row(places, plain, i) for i, g in enumerate(plain) if i == 0 or len(g) >= 3]
         concealed, candidates, gaps, stray = next((t for t in tries if len(t[1]) == 1), tries[0])
         # a second row of standing tiles, beside the first, when the count says so
-        parallel = [g for g in stray if len(g) >= 2 and _beside_row(places, concealed, g)]
+        # without the detector's flags, a group beside the row that makes a meld by its codes may be a meld
+        # whose sideways tile does not show (claimed from across): it stays apart, and its claim is asked
+        parallel = [g for g in stray if len(g) >= 2 and _beside_row(places, concealed, g)
+                    and (flags or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
         wanted = 14 - 3 * len(meldlike) - len(candidates[:1])
         if parallel and len(concealed) + sum(map(len, parallel)) == wanted:
             for g in parallel:
@@ -989,6 +1034,14 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
 
     # melds' shapes (direction-free)
     reads = [_MeldRead(g, "concealed" if any(places[k].is_back for k in g) else "exposed") for g in meldlike]
+    if not flags:
+        # without the detector's flags, a pung's sideways tile that the boxes do not show is a guess (in an
+        # oblique view a pung claimed from across measures like one claimed from the left): asked
+        for r in reads:
+            if r.kind == "exposed" and not any(places[k].extra for k in r.group) \
+                    and _meld_kind([places[k].det.code for k in r.group]) in (MeldKind.PUNG, MeldKind.KONG) \
+                    and not any(places[k].sideways and places[k].basis in SURE_BASIS for k in r.group):
+                r.kind = "plain"
     # plain groups apart from the row that form a meld by their tiles: a meld without its sideways tile
     leftover: list[list[int]] = []
     for g in stray:

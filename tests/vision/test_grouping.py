@@ -616,3 +616,68 @@ def test_eval_grouping_reports_outcomes(rendered):
     assert data["outcomes"]["exact"] == report.exact
     text = report.summary("true boxes")
     assert "exact but for mandated questions" in text and "wrong without a question" in text
+
+
+# --------------------------------------------------------------------------------------------------
+# The detector's sideways flags: absent or implausible, they are dropped, and a guess becomes a question
+
+
+def _reflag(det: Detections, flags: dict[str, list[bool]] | None = None) -> Detections:
+    """The same boxes with other sideways flags: ``flags`` maps a code to its tiles' flags in box order
+    (left to right before any turn); codes not named are unflagged."""
+    from dataclasses import replace
+
+    seen: Counter = Counter()
+    tiles = []
+    for t in det.tiles:
+        code = t.code_str
+        wanted = (flags or {}).get(code)
+        flag = bool(wanted[seen[code]]) if wanted and seen[code] < len(wanted) else False
+        seen[code] += 1
+        tiles.append(replace(t, sideways=flag))
+    return Detections(det.width, det.height, tuple(tiles))
+
+
+def test_a_pung_beside_the_row_without_any_flag_is_asked_not_taken_for_standing_tiles():
+    # no flag anywhere (a detector that does not tell sideways tiles) and a pung whose sideways tile does
+    # not show: it could be three standing tiles in a second row or a meld claimed from across
+    det = _reflag(scene([(0, ROW2 + " | 9p"), (MELD_Y, "4s' 3s 5s | 7z 7z 7z")], angle=0))
+    reading = group(det)
+    assert any(q.id == "claim-7z" for q in reading.questions)
+    assert all(t.code != "7z" for t in (reading.hand.concealed if reading.hand else ()))
+
+
+@pytest.mark.parametrize("angle", [0, 45, 180])
+def test_implausible_flags_do_not_decide_a_claim(angle):
+    # the detector flags all three tiles of the pung (claimed from the left) and none of the chow's
+    det = _reflag(scene([(0, ROW2 + " | 9p"), (MELD_Y, "4s' 3s 5s | 7z' 7z 7z")], angle=angle),
+                  {"7z": [True, True, True]})
+    reading = group(det)
+    want = norm("123m 456p 9p [4'35s] [7'77z] +9p")
+    assert (reading.hand is not None and not reading.questions and notation(reading) == want) \
+        or reading.questions, "a wrong hand without a question"
+    if angle in (0, 180):  # the boxes show the sideways tiles: read exactly
+        assert reading.questions == () and notation(reading) == want
+
+
+def test_a_lone_wrong_flag_loses_once_another_meld_shows_the_flags_are_not_a_melds():
+    # an across pung (sideways in the middle) turned 45 degrees, flagged at its last tile; the chow
+    # beside it shows a sideways tile by its spacing but carries no flag: the flags are dropped, so the
+    # last tile's flag cannot make it a claim from the right
+    det = _reflag(scene([(0, ROW2 + " | 9p"), (MELD_Y, "4s' 3s 5s | 7z 7z' 7z")], angle=45),
+                  {"7z": [False, False, True]})
+    reading = group(det)
+    right = norm("123m 456p 9p [4'35s] [77'7z] +9p")
+    assert reading.questions or notation(reading) == right
+
+
+RULE_FLAG_CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "grouping" / "rule-flag-cases.json").read_text())
+
+
+@pytest.mark.parametrize("case", RULE_FLAG_CASES, ids=lambda c: c["source"].split("--seed ")[1][:1] + "-" + c["source"][-6:])
+def test_rendered_layouts_with_the_detectors_rule_never_answer_wrong(case):
+    """True boxes of rendered guide photos with the flags of the detector's box-shape rule (several flags in
+    a meld, none, or the wrong tile), once read wrong without a question: exact now, or asked."""
+    tiles = tuple(Detection(parse_class(code), tuple(box), 1.0, sideways) for code, box, sideways in case["tiles"])
+    reading = group(Detections(case["width"], case["height"], tiles))
+    assert reading.questions or notation(reading) == norm(case["hand"])

@@ -681,3 +681,10 @@ def test_rendered_layouts_with_the_detectors_rule_never_answer_wrong(case):
     tiles = tuple(Detection(parse_class(code), tuple(box), 1.0, sideways) for code, box, sideways in case["tiles"])
     reading = group(Detections(case["width"], case["height"], tiles))
     assert reading.questions or notation(reading) == norm(case["hand"])
+
+
+def test_a_claim_asked_is_not_also_counted_a_wrong_direction():
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "5s 5s 5s")])  # no sideways tile shows: the claim is asked
+    assert [q.id for q in reading.questions] == ["claim-5s"]
+    assert errors(reading, parse_hand("123m 456p 789s 9p [55'5s] +9p")) == ["question asked (claim)"]
+    assert errors(reading, parse_hand("123m 456p 789s 9p [66'6s] +9p")) == ["question asked (claim)", "wrong meld"]

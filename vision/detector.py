@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -50,18 +51,33 @@ class DetectorError(Exception):
     """A model or a photo the detector cannot use, with a message for people."""
 
 
-def load_image(source: ImageInput) -> Image.Image:
-    """An upright RGB PIL image from a path, bytes, a PIL image or an HxWx3 RGB uint8 array."""
+DRAFT_LONG_SIDE = 1800
+"""A JPEG whose long side is at least twice this is decoded at a reduced scale (libjpeg's DCT scaling,
+``Image.draft``) with the long side still at least this: for a 12-megapixel photo that is 2000 x 1500,
+about 5 times faster to decode. Nothing is lost to the model: slicing caps the windows at 4 a side, so
+a 4000-pixel photo's windows are shrunk 4 times before the model sees them; at 2000 pixels, twice."""
+
+
+def load_image(source: ImageInput, *, draft_long_side: int | None = None) -> Image.Image:
+    """An upright RGB PIL image from a path, bytes, a PIL image or an HxWx3 RGB uint8 array.
+
+    With ``draft_long_side``, a big JPEG may be decoded at 1/2, 1/4 or 1/8 scale (never below that long
+    side); the image's ``info["full_size"]`` then holds the upright photo's full (width, height)."""
     if isinstance(source, np.ndarray):
         if source.ndim != 3 or source.shape[2] not in (3, 4):
             raise DetectorError(f"an image array must be H x W x 3 (RGB), not {source.shape}")
         return Image.fromarray(np.ascontiguousarray(source[:, :, :3]).astype(np.uint8), "RGB")
+    full_size = None
     if isinstance(source, Image.Image):
         image = source
     else:
         _register_heif()
         try:
             image = Image.open(io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source)
+            full_size = image.size
+            if draft_long_side and image.format == "JPEG" and max(full_size) >= 2 * draft_long_side:
+                ratio = draft_long_side / max(full_size)
+                image.draft("RGB", (math.ceil(full_size[0] * ratio), math.ceil(full_size[1] * ratio)))
             image.load()
         except FileNotFoundError:
             raise DetectorError(f"No such file: '{source}'.") from None
@@ -70,11 +86,18 @@ def load_image(source: ImageInput) -> Image.Image:
         except OSError as error:  # PIL.UnidentifiedImageError is an OSError
             name = "the photo" if isinstance(source, (bytes, bytearray)) else f"'{source}'"
             raise DetectorError(f"Cannot read {name} as an image ({error.__class__.__name__}).") from None
+    stored_size = image.size
+    full = full_size or stored_size
     try:
         image = ImageOps.exif_transpose(image)
     except Exception:  # a broken EXIF block: keep the pixels as stored
         pass
-    return image.convert("RGB")
+    if image.size != stored_size and image.size == stored_size[::-1]:  # turned a quarter by its EXIF
+        full = full[::-1]
+    image = image.convert("RGB")
+    if tuple(full) != image.size:
+        image.info["full_size"] = tuple(full)
+    return image
 
 
 def _register_heif() -> None:
@@ -273,7 +296,7 @@ class Detector:
         """Width, height, boxes, scores and class ids (arrays) of a photo: the work of ``detect`` without
         the typed result (the evaluation uses it at a low threshold)."""
         conf = self.confidence if confidence is None else confidence
-        picture = load_image(source)
+        picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         image = np.asarray(picture)
         height, width = image.shape[:2]
         boxes, scores, classes = self._run(image, conf)
@@ -291,6 +314,10 @@ class Detector:
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         if self.classifier is not None:
             boxes, scores, classes = self._name(picture, boxes, scores, conf)
+        if "full_size" in picture.info:  # decoded at a reduced scale: boxes back to the photo's pixels
+            full_width, full_height = picture.info["full_size"]
+            boxes = boxes * np.array([full_width / width, full_height / height] * 2, dtype=np.float32)
+            width, height = full_width, full_height
         return width, height, boxes, scores, classes
 
     def _name(self, image: Image.Image, boxes: np.ndarray, scores: np.ndarray, confidence: float

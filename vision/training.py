@@ -128,7 +128,9 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
         patience=config.get("patience", 100), close_mosaic=config.get("close_mosaic", 10),
         single_cls=bool(config.get("single_cls", False)),
         mosaic=config.get("mosaic", 1.0), fliplr=config.get("fliplr", 0.0),
-        val=config.get("val_during_training", True), plots=False, pretrained=False, amp=False,
+        val=config.get("val_during_training", True), plots=False, amp=False,
+        # a .pt start (the localiser's) keeps its weights; an architecture file starts from random ones
+        pretrained=str(config["model"]).endswith(".pt"),
         project=str(root / run.get("project", "runs/detector")), name=run.get("name", "train"), exist_ok=True)
     limit = hours if hours is not None else config.get("hours")
     if limit and epochs is None:
@@ -186,9 +188,11 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         if not folder.is_dir():
             raise TrainingError(f"The training photos '{folder}' are missing.")
         sources.append(folder)
-    synthetic = render_synthetic(root, data.get("synthetic") or {})
-    if synthetic is not None:
-        sources.append(synthetic)
+    specs = data.get("synthetic") or []
+    for spec in specs if isinstance(specs, list) else [specs]:  # one rendered set, or several
+        synthetic = render_synthetic(root, spec)
+        if synthetic is not None:
+            sources.append(synthetic)
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})

@@ -162,3 +162,32 @@ def test_drawing(tmp_path):
     assert drawn.size == photo.size and drawn.tobytes() != photo.tobytes()
     save_drawing(photo, detections, tmp_path / "out.jpg")
     assert Image.open(tmp_path / "out.jpg").size == (640, 480)
+
+
+def test_a_big_jpeg_is_decoded_at_a_reduced_scale_and_boxes_come_back_in_its_pixels():
+    from vision.detector import DRAFT_LONG_SIDE, load_image
+
+    boxes = [(400, 600, 560, 820), (2400, 1800, 2560, 2020)]
+    buffer = io.BytesIO()
+    photo_with_boxes(4000, 3000, boxes).save(buffer, "JPEG", quality=95)
+    data = buffer.getvalue()
+    drafted = load_image(data, draft_long_side=DRAFT_LONG_SIDE)
+    assert drafted.size == (2000, 1500) and drafted.info["full_size"] == (4000, 3000)
+    assert load_image(data).size == (4000, 3000)  # not asked: full size
+    detections = fake_detector().detect(data)
+    assert (detections.width, detections.height) == (4000, 3000)
+    found = sorted(tuple(round(v / 10) * 10 for v in t.box) for t in detections)
+    assert len(found) == 2
+    for got, want in zip(found, sorted(boxes)):
+        assert all(abs(g - w) <= 12 for g, w in zip(got, want)), (got, want)
+
+
+def test_a_drafted_photo_turned_by_its_exif_keeps_its_upright_full_size():
+    from vision.detector import load_image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6  # turned a quarter
+    buffer = io.BytesIO()
+    photo_with_boxes(4000, 3000, [(100, 100, 200, 240)]).save(buffer, "JPEG", exif=exif.tobytes())
+    image = load_image(buffer.getvalue(), draft_long_side=1800)
+    assert image.size == (1500, 2000) and image.info["full_size"] == (3000, 4000)

@@ -930,6 +930,8 @@ def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | No
 WIN_SPACING = 1.18
 """A row's end tile is set apart when its centre spacing (per box size) is this many times the row's own
 nearby spacings (the guide's gap is 0.3-1 tile, a spacing of 1.3-2; rows laid tight measure 0.9-1.1)."""
+WIN_RAW = 1.08
+"""... and its raw spacing this many times the row's nearby raw spacings, extrapolated to the end."""
 WIN_SPACING_MARGIN = 0.1
 """... and this much more than the other end's (a row stretched at both ends by a wide lens says nothing)."""
 
@@ -944,10 +946,11 @@ def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
     short by a finger moves its centre: one spacing grows, the next shrinks; the median keeps neither)."""
     if len(row) < 5:
         return None
-    norm = []
+    norm, raw = [], []
     for a, c in zip(row, row[1:]):
         pa, pc = places[a], places[c]
-        norm.append(abs(_offsets(pa, pc)[0]) / ((pa.box_size + pc.box_size) / 2))
+        raw.append(abs(_offsets(pa, pc)[0]))
+        norm.append(raw[-1] / ((pa.box_size + pc.box_size) / 2))
     flowers = [k for k, p in enumerate(places) if not p.is_back and p.det.code.is_bonus]
 
     def ratio(end: int) -> float:
@@ -957,6 +960,16 @@ def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
         lo, hi = sorted((places[outer].u, places[near].u))
         if any(lo < places[f].u < hi and _line_offset(places, row, f) < 0.6 for f in flowers):
             return 1.0  # a flower lay between them: the hole is its place, not a gap
+        # the raw spacings must say so too (one box labelled smaller than its neighbours, as on a real
+        # photo's hand-drawn labels, inflates the spacing per box size): the end spacing against the
+        # nearest spacings inside the row, extrapolated along it (perspective grows them steadily)
+        plain = (raw if end == -1 else raw[::-1])[:-1][::-1][:4]
+        if len(plain) >= 3:
+            expected = float(np.polyval(np.polyfit(np.arange(1, len(plain) + 1), plain, 1), 0))
+        else:
+            expected = float(np.median(plain))
+        if (raw[-1] if end == -1 else raw[0]) < WIN_RAW * max(expected, 1e-6):
+            return 1.0
         return spacings[-1] / max(float(np.median(inner)), 1e-6)
 
     first, last = ratio(0), ratio(-1)

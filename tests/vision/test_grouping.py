@@ -578,6 +578,19 @@ def test_no_winning_tile_by_spacing_in_an_even_row_or_across_a_flowers_hole():
         assert [q.id for q in reading.questions] == ["winning-tile"]
 
 
+def test_no_winning_tile_by_spacing_when_only_the_end_box_is_smaller():
+    # an even row whose last box is labelled 30 % smaller (hand-drawn labels of a real photo): its spacing
+    # per box size grows, its raw spacing does not
+    from dataclasses import replace
+
+    det = _steep_row(STEEP, 0.0)
+    x1, y1, x2, y2 = det.tiles[-1].box
+    cx, cy, w, h = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * 0.7, (y2 - y1) * 0.7
+    last = replace(det.tiles[-1], box=(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    reading = group(Detections(det.width, det.height, det.tiles[:-1] + (last,)))
+    assert [q.id for q in reading.questions] == ["winning-tile"]
+
+
 @pytest.mark.parametrize("angle", [0, 37, 90])
 @pytest.mark.parametrize("meld, written", [("4s' | 3s 5s", "[4'35s]"), ("7z' | 7z 7z", "[7'77z]")])
 def test_a_lone_sideways_tile_joins_the_pair_it_makes_a_meld_with(angle, meld, written):

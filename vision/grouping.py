@@ -16,11 +16,14 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
    (so perspective is followed); a sideways tile counts ``SIDEWAYS_LENGTH`` widths.
 5. Sideways: the detector's flag, checked against the neighbours in each group of 3 or 4 where the row
    runs near the photo's axes (a box whose long side runs along the row among boxes whose long side runs
-   across is sideways; of several flags the clearest is kept).
+   across is sideways; of several flags the clearest is kept). Flags that are absent or implausible (two
+   in a meld, none where the geometry marks one) are dropped, and a claim the geometry can only guess
+   is asked.
 6. Groups with a sideways or face-down tile are melds (fragments that together make one meld are
    mended); the largest plain group is the standing row (split pieces on its line join it; a second row
-   beside it joins when the tile count says so); a single tile set apart at one end of it is the winning
-   tile, and that end is the row's right.
+   beside it joins when the tile count says so); a single tile set apart at one end of it (by its gap,
+   or by its centre spacing against the row's nearby spacings) is the winning tile, and that end is
+   the row's right.
 7. The reading direction (which way is "right") comes from the winning tile, the chows (claimed from
    the left, so their sideways tile is at the left end), then weak cues (sorted rows, a photo taken from
    the player's side). When it stays ambiguous and a meld's claim depends on it, a question.

@@ -704,8 +704,11 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
             flagged = {k for k in g if places[k].det.sideways}
             if rel[best] >= SIDEWAYS_RATIO and all(rel[k] <= 1.06 for k in g if k != best):
                 chosen, basis = {best}, "box"
-            elif rel[best] < SIDEWAYS_RATIO:  # no box stands out: a lone flag on the likeliest box stands
-                chosen = flagged if flagged == {best} else set()
+            elif rel[best] < SIDEWAYS_RATIO:  # no box stands out: a lone flag on the likeliest box stands,
+                # or one the centre spacing also points at (in steep views near READABLE_DEGREES the boxes
+                # of a meld's tiles all look alike, and the likeliest box is a toss-up)
+                agree = len(flagged) == 1 and _by_spacing(places, g, row_pitch, SPACING_RATIO) == flagged
+                chosen = flagged if flagged == {best} or agree else set()
                 basis = "flag" if chosen else ""
         else:
             flagged = {k for k in g if places[k].det.sideways}
@@ -726,6 +729,9 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
             if chosen is None:
                 if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):
                     chosen, basis = {best}, "hint"
+                else:
+                    for k in g:  # a mark left from a smaller group (before mending) that this one does not bear out
+                        places[k].basis = ""
         if chosen is not None:
             for k in g:
                 places[k].sideways = k in chosen
@@ -796,7 +802,8 @@ def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[i
     that both show: their boxes overlap too little to be one place, and the gaps put both in the meld's
     group, as if it were four along the row. In a group of four of one code, two tiles lying across the
     row from each other (their centres apart more across the line of the other two than along it, by
-    ON_TOP_OFFSET to 1.2 box sizes), both off that line, are the sideways tile and the fourth tile on it: the fourth is the one whose face shows
+    ON_TOP_OFFSET to 1.2 box sizes), one at least off that line (the fourth is pushed away from the player;
+    the sideways tile under it may lie on the line), are the sideways tile and the fourth tile on it: the fourth is the one whose face shows
     whole (the larger box; the one under it shows only the part left uncovered). It becomes the extra of
     the tile under it, which is the sideways (claimed) tile."""
     out = []
@@ -816,7 +823,7 @@ def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[i
             du, dv = abs(float(d @ line)), abs(float(d[0] * line[1] - d[1] * line[0]))
             size = (places[a].box_size + places[b].box_size) / 2
             offs = [_line_offset(places, [o1, o2], k) for k in (a, b)]
-            if dv > 1.5 * du and ON_TOP_OFFSET * size <= dv <= 1.2 * size and min(offs) >= ON_TOP_OFFSET / 3:
+            if dv > 1.5 * du and ON_TOP_OFFSET * size <= dv <= 1.2 * size and max(offs) >= ON_TOP_OFFSET / 3:
                 found = (a, b)
                 break
         if found is None:
@@ -886,6 +893,15 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
             return False
         return _meld_kind([p.det.code for p in ps]) is not None
 
+    def concealed_kong(parts: list[list[int]]) -> bool:
+        """Four places, two or more face down, the face-up ones alike: a concealed kong (a face-down
+        tile's back is boxed larger than a face, so the gap beside it is read wide)."""
+        ps = [places[k] for g in parts for k in g]
+        if len(ps) != 4 or any(p.sideways or p.extra for p in ps):
+            return False
+        faces = {p.det.code for p in ps if not p.is_back}
+        return sum(p.is_back for p in ps) >= 2 and len(faces) <= 1
+
     for a in [g for g in groups if len(g) <= 2]:
         for c in [g for g in groups if len(g) <= 2]:
             if a is not c and a in groups and c in groups and lone_claim(a, c):
@@ -902,7 +918,7 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
                     continue
                 chains = [[a, c]] + [[a, c, e] for e in small if e is not a and e is not c and follows(c, e)]
                 for chain in chains:
-                    if meld_of(chain):
+                    if meld_of(chain) or concealed_kong(chain):
                         for g in chain:
                             groups.remove(g)
                         groups.append([k for g in chain for k in g])

@@ -998,6 +998,63 @@ def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
     return None
 
 
+CUT_BOX = 0.75
+"""A row's end box this much smaller than its neighbour's is cut short (a finger, the photo's edge): its centre
+has moved, so its spacing says nothing of a gap."""
+WIN_OFFSET = 0.3
+"""A row's end tile whose centre lies this far (in box sizes) off the line through the rest of a straight
+row, the other end on it, lies in another pose: a winning tile laid flat at the end of a standing row (its
+face lies further back than the standing faces), however small the gap."""
+
+
+def _extrapolated_spacing(places: list[_Place], row: list[int], end: int) -> float:
+    """The raw centre spacing at one end of a row (0 first, -1 last) over the spacing expected there from the
+    row's nearest inner spacings, extrapolated along it (perspective grows them steadily towards the camera,
+    so a near end tile's spacing is wider than its neighbours' without any gap)."""
+    raw = [abs(_offsets(places[a], places[c])[0]) for a, c in zip(row, row[1:])]
+    seq = raw if end == -1 else raw[::-1]  # seq[-1]: the end's spacing
+    inner = seq[:-1][::-1][:4]
+    if not inner:
+        return 1.0
+    expected = float(np.polyval(np.polyfit(np.arange(1, len(inner) + 1), inner, 1), 0)) if len(inner) >= 3 \
+        else float(np.median(inner))
+    return seq[-1] / max(expected, 1e-6)
+
+
+def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple[int, int]]
+                    ) -> tuple[int, int] | None:
+    """Of two lone tiles, one at each end of the row, the one set apart by its centre spacing against the
+    row's own spacings extrapolated to its end (``WIN_SPACING``, and ``WIN_SPACING_MARGIN`` above the other
+    end's; a tile whose box is cut short says nothing), or None."""
+    if len(row) < 4:
+        return None
+    ratios = []
+    for k, side in candidates:
+        full = sorted(row + [k], key=lambda i: places[i].u)
+        near = full[-2] if side > 0 else full[1]
+        cut = places[k].box_size < CUT_BOX * places[near].box_size
+        ratios.append(1.0 if cut else _extrapolated_spacing(places, full, -1 if side > 0 else 0))
+    for mine, other, cand in ((ratios[0], ratios[1], candidates[0]), (ratios[1], ratios[0], candidates[1])):
+        if WIN_SPACING <= mine < 3.0 and mine - other >= WIN_SPACING_MARGIN:
+            return cand
+    return None
+
+
+def _offset_apart(places: list[_Place], row: list[int]) -> int | None:
+    """The end of a straight row (0 first, -1 last) whose tile lies off its line (``WIN_OFFSET``) while the
+    other end lies on it, or None."""
+    if len(row) < 6:
+        return None
+    offs = [_line_offset(places, row[1:], row[0]), _line_offset(places, row[:-1], row[-1])]
+    inner = row[1:-1]
+    if max(_line_offset(places, [i for i in inner if i != k], k) for k in inner) >= 0.12:
+        return None  # the row itself wanders: no telling
+    for end, mine, other in ((0, offs[0], offs[1]), (-1, offs[1], offs[0])):
+        if mine >= WIN_OFFSET and other < WIN_OFFSET / 2:
+            return end
+    return None
+
+
 @dataclass
 class _MeldRead:
     group: list[int]  # places in u order
@@ -1021,6 +1078,8 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
     stray: list[list[int]] = []
     candidates: list[tuple[int, int]] = []  # (place, side)
     gaps: dict[int, float] = {}
+    win_known = True  # whether the winning tile's end is known (it gives the reading direction)
+    parallel_joined = False
     if plain:
         plain.sort(key=lambda g: (-len(g), -float(np.mean([places[k].centre[1] for k in g]))))
         # the standing row: the largest plain group, unless a smaller one (of a row in two) has the winning tile
@@ -1033,6 +1092,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                     and (flags or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
         wanted = 14 - 3 * len(meldlike) - len(candidates[:1])
         if parallel and len(concealed) + sum(map(len, parallel)) == wanted:
+            parallel_joined = True
             for g in parallel:
                 stray.remove(g)
                 concealed = concealed + g
@@ -1043,10 +1103,21 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
             if gaps[wide[0]] >= 2 * max(gaps[narrow[0]], 0.05):
                 concealed = sorted(concealed + [narrow[0]], key=lambda k: places[k].u)
                 candidates = [wide]
+            else:  # the gaps do not say (steep views: the near end's tiles grow faster than their pitch)
+                pick = _end_by_spacing(places, concealed, candidates)
+                if pick is None and places[candidates[0][0]].det.code == places[candidates[1][0]].det.code:
+                    # both alike: the winning tile is that tile whichever it is (its end says no direction)
+                    pick, win_known = candidates[0], False
+                if pick is not None:
+                    concealed = sorted(concealed + [k for k, _ in candidates if k != pick[0]],
+                                       key=lambda k: places[k].u)
+                    candidates = [pick]
         if not candidates and len(concealed) >= 5:
             end = _pose_apart(places, concealed, u)
             if end is None:
                 end = _spacing_apart(places, concealed)
+            if end is None and not parallel_joined:
+                end = _offset_apart(places, concealed)
             if end is not None:
                 candidates = [(concealed[end], 1 if end else -1)]
                 concealed = concealed[1:] if end == 0 else concealed[:-1]
@@ -1085,7 +1156,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
 
     # 5. the reading direction
     evidence, strong = 0.0, False
-    if winning is not None:
+    if winning is not None and win_known:
         evidence += 3.0 * win_side
         strong = True
     for r in reads:

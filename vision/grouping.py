@@ -1001,6 +1001,9 @@ def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
 CUT_BOX = 0.75
 """A row's end box this much smaller than its neighbour's is cut short (a finger, the photo's edge): its centre
 has moved, so its spacing says nothing of a gap."""
+WIN_FOLLOWS = 1.1
+"""A lone tile at the row's end whose centre spacing is under this many times the row's spacings extrapolated
+to it is one of the row, whatever its gap (on seeds 5-7 every winning tile set apart measured 1.2 or more)."""
 WIN_OFFSET = 0.3
 """A row's end tile whose centre lies this far (in box sizes) off the line through the rest of a straight
 row, the other end on it, lies in another pose: a winning tile laid flat at the end of a standing row (its
@@ -1112,6 +1115,15 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                     concealed = sorted(concealed + [k for k, _ in candidates if k != pick[0]],
                                        key=lambda k: places[k].u)
                     candidates = [pick]
+        if len(candidates) == 1 and len(concealed) >= 4 and not parallel_joined:
+            # a lone tile whose centre spacing follows the row's own, extrapolated to its end, is not set
+            # apart: in a steep view the near end's tiles grow faster than the pitch the gaps are measured by
+            k, side = candidates[0]
+            full = sorted(concealed + [k], key=lambda i: places[i].u)
+            near = full[-2] if side > 0 else full[1]
+            if places[k].box_size >= CUT_BOX * places[near].box_size \
+                    and _extrapolated_spacing(places, full, -1 if side > 0 else 0) < WIN_FOLLOWS:
+                concealed, candidates = full, []
         if not candidates and len(concealed) >= 5:
             end = _pose_apart(places, concealed, u)
             if end is None:

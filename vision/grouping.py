@@ -1016,11 +1016,16 @@ def _extrapolated_spacing(places: list[_Place], row: list[int], end: int) -> flo
     so a near end tile's spacing is wider than its neighbours' without any gap)."""
     raw = [abs(_offsets(places[a], places[c])[0]) for a, c in zip(row, row[1:])]
     seq = raw if end == -1 else raw[::-1]  # seq[-1]: the end's spacing
-    inner = seq[:-1][::-1][:4]
-    if not inner:
+    near = seq[:-1][::-1][:5]  # the nearest inner spacings, from the end inwards
+    if not near:
         return 1.0
-    expected = float(np.polyval(np.polyfit(np.arange(1, len(inner) + 1), inner, 1), 0)) if len(inner) >= 3 \
-        else float(np.median(inner))
+    # not a flower's hole in the row: a spacing half again as wide as its neighbours'
+    kept = [(i + 1, x) for i, x in enumerate(near)
+            if x <= 1.5 * min([near[j] for j in (i - 1, i + 1) if 0 <= j < len(near)] or [x])][:4]
+    if not kept:
+        return 1.0
+    pos, inner = [p for p, _ in kept], [x for _, x in kept]
+    expected = float(np.polyval(np.polyfit(pos, inner, 1), 0)) if len(inner) >= 3 else float(np.median(inner))
     return seq[-1] / max(expected, 1e-6)
 
 

@@ -22,8 +22,9 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
 6. Groups with a sideways or face-down tile are melds (fragments that together make one meld are
    mended); the largest plain group is the standing row (split pieces on its line join it; a second row
    beside it joins when the tile count says so); a single tile set apart at one end of it (by its gap,
-   or by its centre spacing against the row's nearby spacings) is the winning tile, and that end is
-   the row's right.
+   by its centre spacing against the row's nearby spacings, or laid flat off the line of a straight
+   row) is the winning tile, and that end is the row's right. A lone tile whose spacing follows the
+   row's, extrapolated to its end, is one of the row; of a lone tile at each end, that spacing picks one.
 7. The reading direction (which way is "right") comes from the winning tile, the chows (claimed from
    the left, so their sideways tile is at the left end), then weak cues (sorted rows, a photo taken from
    the player's side). When it stays ambiguous and a meld's claim depends on it, a question.

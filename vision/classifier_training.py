@@ -171,8 +171,9 @@ def augment(batch, generator):
 def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, batch: int = 256, lr: float = 0.003,
                      width: int = 32, seed: int = 0, threads: int | None = None,
                      evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-                     hours: float | None = None, log: Any = None):
-    """Train the network on crops; answers (model, history). ``hours`` stops early at a wall-clock limit."""
+                     hours: float | None = None, log: Any = None, init: str | os.PathLike[str] | None = None):
+    """Train the network on crops; answers (model, history). ``hours`` stops early at a wall-clock limit;
+    ``init`` (a state dict saved by an earlier run, same width) starts from its weights instead of random ones."""
     import torch
     import torch.nn.functional as F
 
@@ -181,6 +182,8 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     model = make_network(width)
+    if init is not None:
+        model.load_state_dict(torch.load(str(init), map_location="cpu", weights_only=True))
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_x) / batch)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch,

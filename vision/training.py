@@ -215,11 +215,17 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
                                                       limit=max(1, int(count * fraction)) if fraction else None,
                                                       progress=False)
     network = config.get("network", {})
+    init = None
+    if config.get("init"):
+        init = root / config["init"]
+        if not init.is_file():
+            raise TrainingError(f"The classifier's starting weights '{init}' are missing.")
     print(f"mjscan train: {len(train_x)} crops, {len(sources)} sources", file=sys.stderr)
     model, history = train_classifier(
         train_x, train_y, epochs=epochs or int(config.get("epochs", 4)), batch=int(config.get("batch", 256)),
         lr=float(config.get("lr0", 0.003)), width=int(network.get("width", 32)), seed=int(config.get("seed", 0)),
-        threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr)
+        threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
+        init=init)
     run = config.get("run", {})
     run_dir = root / run.get("project", "runs/classifier") / run.get("name", "train")
     run_dir.mkdir(parents=True, exist_ok=True)

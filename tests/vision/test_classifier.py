@@ -102,3 +102,32 @@ def test_one_epoch_of_training_exports_a_classifier_that_loads(tmp_path):
     assert np.allclose(probs, predict(model, x[:5]), atol=1e-4)  # ONNX answers what torch answers
     classes, scores = classifier.classify(x[:5])
     assert classes.shape == (5,) and np.all((0 <= scores) & (scores <= 1))
+
+
+class _TopHeavySession:
+    """A stand-in onnxruntime session: "1m" when a crop's top half is brighter than its bottom, else "2m"."""
+
+    def __init__(self):
+        self.batches = []
+
+    def run(self, _outputs, feeds):
+        crops = next(iter(feeds.values()))  # N x 3 x H x W in 0..1
+        self.batches.append(len(crops))
+        half = crops.shape[2] // 2
+        top_heavy = crops[:, :, :half].mean(axis=(1, 2, 3)) > crops[:, :, half:].mean(axis=(1, 2, 3))
+        probs = np.zeros((len(crops), len(CLASSIFIER_NAMES)), dtype=np.float32)
+        probs[np.arange(len(crops)), np.where(top_heavy, 0, 1)] = 1.0
+        return [probs]
+
+
+def test_each_crop_is_also_read_upside_down_and_the_readings_averaged():
+    classifier = TileClassifier.__new__(TileClassifier)
+    classifier.session, classifier.input_name, classifier.names = _TopHeavySession(), "crops", CLASSIFIER_NAMES
+    crops = np.zeros((3, CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8)
+    crops[:, :CROP_HEIGHT // 2] = 200  # bright on top: this reading says 1m, the upside-down one 2m
+    probs = classifier.probabilities(crops)
+    assert probs.shape == (3, len(CLASSIFIER_NAMES))
+    assert np.allclose(probs[:, 0], 0.5) and np.allclose(probs[:, 1], 0.5)
+    assert sum(classifier.session.batches) == 6
+    single = classifier.probabilities(crops, half_turn=False)
+    assert np.allclose(single[:, 0], 1.0) and np.allclose(single[:, 1], 0.0)

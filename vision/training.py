@@ -85,9 +85,11 @@ def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
     """``data/detector-train.yaml``: every training source as a list, the 43 names in spec order."""
     data = config["data"]
     train: list[str] = []
-    synthetic = render_synthetic(root, data.get("synthetic") or {})
-    if synthetic is not None:
-        train.append(str(synthetic))
+    specs = data.get("synthetic") or []
+    for spec in specs if isinstance(specs, list) else [specs]:  # one rendered set, or several
+        synthetic = render_synthetic(root, spec)
+        if synthetic is not None:
+            train.append(str(synthetic))
     for key in ("real_train",):
         if data.get(key):
             folder = (root / data[key]).resolve()

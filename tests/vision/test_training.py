@@ -44,6 +44,13 @@ def test_data_yaml_joins_the_sources(tmp_path):
     text = target.read_text()
     assert f"  - {synth / 'images'}" in text and f"  - {real.resolve()}" in text
     assert "nc: 43" in text and ", ".join(CLASS_NAMES) in text
+    # several rendered sets, each listed
+    guide = tmp_path / "data" / "guide"
+    (guide / "images").mkdir(parents=True)
+    (guide / "synth.json").write_text(json.dumps({"seed": 3, "count": 2}))
+    config["data"]["synthetic"] = [config["data"]["synthetic"], {"out": "data/guide", "count": 2, "seed": 3}]
+    text = write_data_yaml(tmp_path, config).read_text()
+    assert f"  - {synth / 'images'}" in text and f"  - {guide / 'images'}" in text
     config["data"]["real_train"] = "missing/images"
     with pytest.raises(TrainingError, match="missing"):
         write_data_yaml(tmp_path, config)

@@ -131,3 +131,20 @@ def test_each_crop_is_also_read_upside_down_and_the_readings_averaged():
     assert sum(classifier.session.batches) == 6
     single = classifier.probabilities(crops, half_turn=False)
     assert np.allclose(single[:, 0], 1.0) and np.allclose(single[:, 1], 0.0)
+
+
+def test_training_can_start_from_earlier_weights(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import train_classifier
+
+    images = _labelled_folder(tmp_path, count=3)
+    x, y = build_crops([images], copies=1, jitter=0.0, none_per_image=0, seed=1, progress=False)
+    first, _ = train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=8, seed=0, threads=1)
+    saved = tmp_path / "round1.pt"
+    torch.save(first.state_dict(), saved)
+    # a rate too small to move anything: the weights are the saved ones, not another seed's random ones
+    again, _ = train_classifier(x, y, epochs=1, batch=16, lr=1e-12, width=8, seed=5, threads=1, init=saved)
+    fresh, _ = train_classifier(x, y, epochs=1, batch=16, lr=1e-12, width=8, seed=5, threads=1)
+    weight = "0.weight"
+    assert torch.allclose(again.state_dict()[weight], first.state_dict()[weight], atol=1e-6)
+    assert not torch.allclose(fresh.state_dict()[weight], first.state_dict()[weight], atol=1e-3)

@@ -104,17 +104,31 @@ def test_train_configs_name_every_setting():
     from pathlib import Path
 
     repo = Path(__file__).resolve().parents[2]
+    localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "detector")
+    classifier_chain = ("classifier-round1", "classifier-round2", "classifier")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
-               for name in ("detector-scratch", "detector", "classifier")}
-    for name in ("detector-scratch", "detector"):
+               for name in (*localiser_chain, *classifier_chain)}
+    for name in localiser_chain:
         for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
             assert key in configs[name]
-        assert configs[name]["data"]["synthetic"]["seed"] is not None
-    # nothing is downloaded: stage 0 starts from an architecture file, the localiser from stage 0's
-    # checkpoint, which ships in the repository
+        specs = configs[name]["data"]["synthetic"]
+        assert all(spec["seed"] is not None for spec in (specs if isinstance(specs, list) else [specs]))
+    # nothing is downloaded: stage 0 starts from an architecture file, its checkpoint ships in the repository,
+    # and every later round starts from the run the round before it writes
     assert configs["detector-scratch"]["model"].endswith(".yaml")
-    assert configs["detector"]["model"] == "models/detector-cpu.pt" and configs["detector"]["single_cls"] is True
-    assert (repo / configs["detector"]["model"]).is_file()
+    assert configs["localizer-round2"]["model"] == "models/detector-cpu.pt"
+    assert (repo / configs["localizer-round2"]["model"]).is_file()
+    for before, after in zip(localiser_chain[1:], localiser_chain[2:]):
+        run = configs[before]["run"]
+        assert configs[after]["model"] == f"{run['project']}/{run['name']}/weights/last.pt"
+        assert configs[after]["single_cls"] is True and configs[after]["imgsz"] == configs[before]["imgsz"]
+    assert configs["classifier-round1"].get("init") is None
+    for before, after in zip(classifier_chain, classifier_chain[1:]):
+        run = configs[before]["run"]
+        assert configs[after]["init"] == f"{run['project']}/{run['name']}/classifier.pt"
+        assert configs[after]["task"] == "classifier"
+    # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
-    assert configs["classifier"]["task"] == "classifier"
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"
+    assert all(not configs[name]["export"]["onnx"].startswith("models/")
+               for name in (*localiser_chain[:-1], *classifier_chain[:-1]))

@@ -94,8 +94,8 @@ export: {onnx: models/classifier.onnx}
 
 
 def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path):
-    """The shipped localiser's recipe (configs/detector.yaml: one class, fine-tuned from
-    models/detector-cpu.pt) for one epoch on a few photos at a tiny input size, exported to ONNX and run
+    """The shipped localiser's recipe (configs/detector.yaml: one class, fine-tuned from an earlier round;
+    here from models/detector-cpu.pt, the chain's first start) for one epoch on a few photos at a tiny input size, exported to ONNX and run
     by the two-stage Detector."""
     pytest.importorskip("ultralytics")
     pytest.importorskip("onnx")
@@ -113,6 +113,9 @@ def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path
     _labelled_folder(tmp_path / "photos", count=4)
     config = yaml.safe_load((repo / "configs" / "detector.yaml").read_text())
     config.update(imgsz=64, batch=4, workers=0, cache=False, hours=None)
+    # the recipe's own start is an earlier round's run (not in a clone); the first round's start stands in
+    config["model"] = "models/detector-cpu.pt"
+    config["export"]["onnx"] = "models/detector.onnx"
     config["data"] = {"real_train": "photos/images", "val": "photos/images"}
     config["run"] = {"project": "runs/localizer", "name": "test"}
     (tmp_path / "configs").mkdir()

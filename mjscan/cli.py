@@ -658,6 +658,9 @@ def _add_vision(commands: Any) -> None:
     evaluate.add_argument("--classes", choices=("all", "riichi"), default="all",
                           help="score all 43 classes, or only the 34 suit and honour kinds (default: all)")
     evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by name)")
+    evaluate.add_argument("--exclude", metavar="FILE",
+                          help="leave out the photos named in FILE, one name per line, '#' comments (e.g. "
+                               "datasets/real-photos-label-errors.txt: photos whose labels are wrong)")
     evaluate.add_argument("--out", metavar="DIR", default="runs/eval",
                           help="where to write report.json and confusion.png (default: runs/eval/<folder name>)")
     evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -764,9 +767,16 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
             if done == total:
                 sys.stderr.write("\n")
 
+    from vision.evaluate import read_exclusions
+
+    try:
+        exclude = read_exclusions(args.exclude) if args.exclude else set()
+    except OSError as error:
+        _err(f"Cannot read the exclusion list '{args.exclude}': {error.strerror or error}.")
+        return EXIT_INVALID
     try:
         report = evaluate_folder(args.data, detector, classes=RIICHI_IDS if args.classes == "riichi" else None,
-                                 limit=args.limit, progress=progress)
+                                 limit=args.limit, progress=progress, exclude=exclude)
     except (ValueError, DetectorError) as error:
         _err(str(error))
         return EXIT_INVALID
@@ -775,7 +785,7 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
         out = out / (Path(os.path.abspath(args.data)).name + ("-riichi" if args.classes == "riichi" else ""))
     out.mkdir(parents=True, exist_ok=True)
     data = {"data": os.path.abspath(args.data), "model": str(detector.model_path), "classes": args.classes,
-            **report.to_dict()}
+            "excluded": sorted(exclude), **report.to_dict()}
     (out / "report.json").write_text(json.dumps(data, indent=1) + "\n")
     plot_confusion(report, out / "confusion.png", title=f"{Path(args.data).name}: confusion at confidence "
                                                        f"{report.confidence:g}, IoU 0.5 (rows: truth)")

@@ -340,16 +340,36 @@ def _sidecar_sideways(sidecar: Path, boxes: np.ndarray) -> np.ndarray | None:
     return np.array([bool(tiles[int(j)].get("sideways", False)) for j in ious.argmax(axis=1)])
 
 
+def read_exclusions(path: str | os.PathLike[str]) -> set[str]:
+    """Photo names (file stems) listed one per line in a text file; ``#`` starts a comment.
+
+    >>> import tempfile, pathlib
+    >>> listed = pathlib.Path(tempfile.mkdtemp()) / "skip.txt"
+    >>> _ = listed.write_text(chr(10).join(["# every tile labelled 1p", "IMG_1  # a note", "", "IMG_2.jpg"]))
+    >>> sorted(read_exclusions(listed))
+    ['IMG_1', 'IMG_2']
+    """
+    names = set()
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        name = line.split("#", 1)[0].strip()
+        if name:
+            names.add(Path(name).stem if Path(name).suffix.lower() in IMAGE_SUFFIXES else name)
+    return names
+
+
 def evaluate_folder(folder: str | os.PathLike[str], detector: Any, *, confidence: float | None = None,
                     classes: Iterable[int] | None = None, limit: int | None = None,
-                    progress: Callable[[int, int], None] | None = None, grouping: bool = True) -> Report:
+                    progress: Callable[[int, int], None] | None = None, grouping: bool = True,
+                    exclude: Iterable[str] = ()) -> Report:
     """Run ``detector`` (our ``Detector``) over every photo of a YOLO folder and score it. Detections are
     taken down to confidence 0.001 for the AP curves; precision, recall, confusions and exact photos
     use ``confidence`` (default: the detector's own). With ``grouping`` (and sidecars), the sideways flags
-    are also judged after ``vision.grouping`` has read the shipped detections as a hand."""
+    are also judged after ``vision.grouping`` has read the shipped detections as a hand. Photos whose
+    name (stem) is in ``exclude`` are left out (known labelling errors, say)."""
     from vision.detector import to_detections
 
-    images = list_images(folder)
+    skipped = set(exclude)
+    images = [path for path in list_images(folder) if path.stem not in skipped]
     if limit:
         images = images[:limit]
     if not images:

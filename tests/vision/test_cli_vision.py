@@ -84,6 +84,17 @@ def test_eval_detector_on_a_folder(cli, fake_model, tmp_path):
     assert (out / "confusion.png").is_file() and json.loads((out / "report.json").read_text())["images"] == 1
     text = cli("eval-detector", str(data), "--out", str(out), "--classes", "riichi")
     assert text.status == 0 and "mAP50 1.0000" in text.out
+    # a second photo whose labels are wrong (a tile that is not there), then left out by name
+    photo_with_boxes(640, 480, BOXES).save(data / "images" / "wrong.png")
+    (data / "labels" / "wrong.txt").write_text("5 0.9 0.9 0.05 0.05\n")
+    both = json.loads(cli("eval-detector", str(data), "--out", str(out), "--json").out)
+    assert both["images"] == 2 and both["exact_photos"] == 0.5
+    listed = tmp_path / "label-errors.txt"
+    listed.write_text("# labelled wrong\nwrong.png\n")
+    left_out = json.loads(cli("eval-detector", str(data), "--out", str(out), "--json", "--exclude", str(listed)).out)
+    assert left_out["images"] == 1 and left_out["exact_photos"] == 1.0 and left_out["excluded"] == ["wrong"]
+    missing = cli("eval-detector", str(data), "--out", str(out), "--exclude", str(tmp_path / "nope.txt"))
+    assert missing.status == 2 and "nope.txt" in missing.err and "Traceback" not in missing.err
 
 
 def test_eval_detector_refuses_a_folder_without_images(cli, fake_model, tmp_path):

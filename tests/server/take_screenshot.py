@@ -2,13 +2,14 @@
 
     python3 -m tests.server.take_screenshot --out docs/screenshot-page.png --width 1280
     python3 -m tests.server.take_screenshot --out /tmp/phone.png --width 375 --photo
-    python3 -m tests.server.take_screenshot --out docs/screenshot-page.png --photo --detector
+    python3 -m tests.server.take_screenshot --out docs/screenshot-page.png --photo --detector --answer 7z
 
 With --photo the page first reads a photo (tests/server/data/hand.jpg, or --photo-file) through the
 tests' fake scanner, which answers the test photo's labelled boxes, so the photo with its boxes shows
 too. With --detector as well it is read by the shipped detector and grouping (models/*.onnx through
 server.scanning.find_scanner), exactly as ``mjscan serve`` reads it: use that once a model worth showing
-is in models/.
+is in models/. --answer LABEL then clicks the choice so labelled in the page's questions (the winning
+tile, say), as a player would, and waits for the score.
 """
 
 from __future__ import annotations
@@ -33,9 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-file", default=str(PHOTO), help="the photo --photo reads (default: the test photo)")
     parser.add_argument("--detector", action="store_true",
                         help="with --photo: read it with the shipped detector (models/), not the fake scanner")
+    parser.add_argument("--answer", action="append", default=[], metavar="LABEL",
+                        help="with --photo: click the question choice labelled LABEL (repeatable)")
     args = parser.parse_args(argv)
     if args.detector and not args.photo:
         parser.error("--detector reads a photo: add --photo")
+    if args.answer and not args.photo:
+        parser.error("--answer answers the photo's questions: add --photo")
     reason = missing()
     if reason:
         print(f"no browser: {reason}", file=sys.stderr)
@@ -61,6 +66,13 @@ def main(argv: list[str] | None = None) -> int:
             # a score, the scorer's error, or the grouping's questions (the detector's first photo loads it)
             WebDriverWait(driver, 120).until(lambda d: d.find_elements("css selector", "#score-total, #score-error")
                                              or d.find_element("id", "photo-error").is_displayed())
+            for label in args.answer:
+                choices = {c.text.strip(): c for c in driver.find_elements("css selector", "#questions label")}
+                if label not in choices:
+                    print(f"no question choice labelled {label!r}; the choices: {sorted(choices)}", file=sys.stderr)
+                    return 2
+                choices[label].click()
+                wait.until(lambda d: d.find_elements("css selector", "#score-total"))
         else:
             driver.find_element("id", "notation").send_keys(args.notation)
             wait.until(lambda d: d.find_elements("css selector", "#score-total"))

@@ -329,3 +329,36 @@ def test_the_screenshot_script_works(tmp_path):
         assert shot.format == "PNG" and shot.width == 375 and shot.height > 800
     with pytest.raises(SystemExit):
         take_screenshot.main(["--out", str(out), "--detector"])  # --detector needs --photo
+    with pytest.raises(SystemExit):
+        take_screenshot.main(["--out", str(out), "--answer", "7z"])  # so does --answer
+
+
+def test_a_newcomer_reads_a_real_photo_with_the_shipped_model():
+    """What the README promises, end to end with the shipped detector and grouping (no fake): upload a real
+    phone photo, answer the page's question (no tile lies apart, so which was the winning tile), get the
+    true hand's score, then fix a tile through the palette and see the score follow."""
+    from server.scanning import MODELS_DIR, find_scanner
+
+    scanner = find_scanner()
+    if scanner is None or not (MODELS_DIR / "detector.onnx").is_file():
+        pytest.skip("no shipped detector in models/")
+    expected = score(parse_hand(PHOTO_HAND), "mcr").total
+    changed = score(parse_hand("456s 666s 555z 666z 7z 3478f +7z"), "mcr").total
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        # the first photo loads the models
+        question = _wait(driver, lambda d: "winning tile" in d.find_element("id", "questions").text, timeout=120)
+        assert question
+        choices = {label.text.strip(): label for label in
+                   driver.find_elements("css selector", "#questions label")}
+        assert "7z" in choices, sorted(choices)
+        choices["7z"].click()
+        assert _wait(driver, lambda d: _total(d) == expected)
+        assert driver.find_element("id", "notation").get_attribute("value").split(" |")[0] == \
+            format_hand(parse_hand(PHOTO_HAND)).split(" |")[0]
+        driver.find_element("css selector", '#hand-strip button.tile[data-code="3s"]').click()
+        _wait(driver, lambda d: d.find_element("id", "tile-dialog").get_attribute("open") is not None)
+        driver.find_element("css selector", '#palette button[data-code="6s"]').click()
+        assert _wait(driver, lambda d: _total(d) == changed)
+        assert console_errors(driver) == []

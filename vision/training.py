@@ -59,6 +59,29 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
     return config
 
 
+def _yolo():
+    """ultralytics' YOLO class, imported lazily, with ultralytics' global patch of ``PIL.Image.open`` undone.
+
+    On import ultralytics replaces ``PIL.Image.open`` process-wide: a file Pillow cannot identify then makes it
+    try to pip-install pi-heif (there is no network here) and raise ModuleNotFoundError instead of Pillow's
+    UnidentifiedImageError, which is what our photo checks (vision.detector, server.uploads) catch. Our
+    training photos are JPEG and PNG, so nothing is lost by restoring Pillow's own."""
+    try:
+        from ultralytics import YOLO
+    except ImportError as error:
+        raise TrainingError(f"Training needs ultralytics ({error}): pip install -e '.[train]'") from None
+    try:
+        from PIL import Image
+        from ultralytics.utils import patches
+
+        original = getattr(patches, "_image_open", None)
+        if original is not None and Image.open is not original:
+            Image.open = original
+    except ImportError:  # an ultralytics without the patch
+        pass
+    return YOLO
+
+
 def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
     """Render the configured synthetic set with ``mjscan synth`` unless it is already there."""
     if not spec or not spec.get("count"):
@@ -116,10 +139,7 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
     if config.get("task") == "classifier":
         return train_classifier_recipe(config, root, epochs=epochs, hours=hours, fraction=fraction)
     data_yaml = write_data_yaml(root, config)
-    try:
-        from ultralytics import YOLO
-    except ImportError as error:
-        raise TrainingError(f"Training needs ultralytics ({error}): pip install -e '.[train]'") from None
+    YOLO = _yolo()
 
     run = config.get("run", {})
     arguments: dict[str, Any] = dict(
@@ -157,7 +177,7 @@ def export(config: dict[str, Any], root: Path, weights: Path) -> Path:
         if not found:
             raise TrainingError(f"No checkpoint in '{weights}'.")
         weights = found[0]
-    from ultralytics import YOLO
+    YOLO = _yolo()
 
     settings = config.get("export", {})
     model = YOLO(str(weights))

@@ -129,3 +129,19 @@ def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path
     assert detector.num_classes == 1 and detector.size == 64
     photo = tmp_path / "photos" / "images" / "000.png"
     assert all(0.0 <= t.confidence <= 1.0 for t in detector.detect(photo, confidence=0.0001))
+
+
+def test_training_leaves_pillow_as_it_found_it():
+    """ultralytics patches PIL.Image.open on import (an unknown file then tries to pip-install pi-heif and
+    raises ModuleNotFoundError); after the training code has loaded it, a file that is not an image is still
+    Pillow's UnidentifiedImageError, which the photo checks of the detector and the server catch."""
+    pytest.importorskip("ultralytics")
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    from vision.training import _yolo
+
+    _yolo()
+    with pytest.raises(UnidentifiedImageError):
+        Image.open(io.BytesIO(b"not an image at all"))

@@ -77,16 +77,13 @@ SPACING_RATIO = 1.08
 SPACING_SURE = 1.12
 """A spacing this much wider than a group's narrowest marks a sideways tile beside it ((H+W)/2W, about 1.15)."""
 HINT_DEGREES = 25.0
+"""Up to this angle the boxes still hint at it (they settle a group where the detector's flags do not)."""
 # a lone detector flag on the box whose along/across ratio is this much above the group's others wins over
 # the spacing (two kinds of evidence against one)
 FLAG_BOX_RATIO = 1.05
 # a kong's fourth tile pushed off the sideways one: its centre and the one under it lie at least this far
 # apart (in box sizes) across the meld's line (and each a third of that off the line)
 ON_TOP_OFFSET = 0.35
-# ... and the line through the group's two other tiles, against which that pair is judged, runs within 35
-# degrees of the row (else those two are the stacked pair itself, and two neighbours look "across" it)
-ON_TOP_LINE = math.cos(math.radians(35))
-"""Up to this angle the boxes still hint at it (they settle a group where the detector's flags do not)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -823,9 +820,9 @@ def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[i
             if np.linalg.norm(line) < 1e-6:
                 continue
             line = line / np.linalg.norm(line)
-            if abs(float(line @ places[o1].dir)) < ON_TOP_LINE:
-                # the other two are not a stretch of the row (they are the stacked pair itself, one off the
-                # line of the other): then two neighbours along the row would look "across" their line
+            if abs(float(line @ places[o1].dir)) < math.cos(math.radians(LOCAL_DEGREES)):
+                # the other two do not run along the row (within the bends it follows): they are the stacked
+                # pair itself, one off the other's line, and two neighbours along the row would look "across"
                 continue
             d = places[b].centre - places[a].centre
             du, dv = abs(float(d @ line)), abs(float(d[0] * line[1] - d[1] * line[0]))

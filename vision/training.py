@@ -112,10 +112,36 @@ def render_synthetic_sets(root: Path, data: dict[str, Any]) -> list[Path]:
     return [folder for folder in rendered if folder is not None]
 
 
+def make_stretched(root: Path, spec: dict[str, Any] | None) -> Path | None:
+    """The recipe's ``data.stretched`` set (``datasets.stretch``: bands of labelled photos resized to the whole
+    photo), made first unless the folder already holds that source, seed and count."""
+    if not spec or not spec.get("count"):
+        return None
+    from datasets.stretch import write_stretched_set
+
+    source, out = (root / spec["source"]).resolve(), root / spec["out"]
+    record = out / "stretch.json"
+    if record.is_file():
+        try:
+            done = json.loads(record.read_text())
+        except ValueError:
+            done = {}
+        if done == {"source": str(source), "count": spec["count"], "seed": spec["seed"]}:
+            return out / "images"
+    if not (source / "images").is_dir():
+        raise TrainingError(f"The photos to stretch '{source}' are missing (images/ and labels/).")
+    print(f"mjscan train: stretching {spec['count']} photos from {source} into {out}", file=sys.stderr)
+    shutil.rmtree(out, ignore_errors=True)
+    return write_stretched_set(source, out, count=int(spec["count"]), seed=int(spec["seed"]))
+
+
 def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
     """``data/detector-train.yaml``: every training source as a list, the 43 names in spec order."""
     data = config["data"]
     train = [str(folder) for folder in render_synthetic_sets(root, data)]
+    stretched = make_stretched(root, data.get("stretched"))
+    if stretched is not None:
+        train.append(str(stretched))
     for key in ("real_train",):
         if data.get(key):
             folder = (root / data[key]).resolve()

@@ -115,7 +115,7 @@ def test_train_configs_name_every_setting():
     from pathlib import Path
 
     repo = Path(__file__).resolve().parents[2]
-    localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "detector")
+    localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "localizer-round4", "detector")
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain)}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from vision.classes import CLASS_NAMES
 from vision.training import TrainingError, load_config, render_synthetic, repo_root, write_data_yaml
@@ -52,6 +53,29 @@ def test_data_yaml_joins_the_sources(tmp_path):
     text = write_data_yaml(tmp_path, config).read_text()
     assert f"  - {synth / 'images'}" in text and f"  - {guide / 'images'}" in text
     config["data"]["real_train"] = "missing/images"
+    with pytest.raises(TrainingError, match="missing"):
+        write_data_yaml(tmp_path, config)
+
+
+def test_data_yaml_lists_the_stretched_set_made_once(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    source = tmp_path / "real"
+    (source / "images").mkdir(parents=True)
+    (source / "labels").mkdir()
+    image = np.full((200, 300, 3), 90, dtype=np.uint8)
+    image[60:116, 100:140] = 240
+    Image.fromarray(image).save(source / "images" / "p.jpg")
+    (source / "labels" / "p.txt").write_text("3 0.400000 0.440000 0.133333 0.280000\n")
+    spec = {"source": "real", "out": "data/stretched", "count": 3, "seed": 5}
+    config = {"model": "yolo11n.yaml", "data": {"stretched": spec, "real_train": "real/images"}}
+    text = write_data_yaml(tmp_path, config).read_text()
+    made = tmp_path / "data" / "stretched"
+    assert f"  - {made / 'images'}" in text and len(list((made / "images").iterdir())) == 3
+    # made with this source, seed and count already: left as it is
+    stamp = (made / "images").stat().st_mtime_ns
+    write_data_yaml(tmp_path, config)
+    assert (made / "images").stat().st_mtime_ns == stamp
+    config["data"]["stretched"] = {**spec, "source": "missing", "seed": 6}
     with pytest.raises(TrainingError, match="missing"):
         write_data_yaml(tmp_path, config)
 

@@ -84,6 +84,9 @@ FLAG_BOX_RATIO = 1.05
 # a kong's fourth tile pushed off the sideways one: its centre and the one under it lie at least this far
 # apart (in box sizes) across the meld's line (and each a third of that off the line)
 ON_TOP_OFFSET = 0.35
+# a kong's fourth tile laid beside the sideways one: its centre lies within this share of the sideways tile's
+# length along the row (in a steep view a tile laid further from the player shows shifted along a turned row)
+BESIDE_ALONG = 0.6
 
 
 # --------------------------------------------------------------------------------------------------
@@ -723,9 +726,11 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 # view that offset leaks into the spacing along the row (a pung claimed from across
                 # then looks like one claimed from the left)
                 chosen, basis = flagged, "flag"
-            if basis == "spacing" and chosen and best not in chosen and rel[best] >= FLAG_BOX_RATIO:
-                # the box that stands out is another than the spacing's: in an oblique view a pung claimed
-                # from across (both spacings wide) can measure like one claimed at an end
+            if basis == "spacing" and chosen and (best not in chosen and rel[best] >= FLAG_BOX_RATIO
+                                                   or len(flagged) == 1 and flagged != chosen):
+                # the box that stands out, or the detector's lone flag, is on another tile than the spacing's:
+                # in an oblique view a pung claimed from across (both spacings wide) can measure like one
+                # claimed at an end
                 basis = "conflict"
             if chosen is None:
                 if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):
@@ -790,7 +795,7 @@ def _attach_beside(places: list[_Place], groups: list[list[int]]) -> list[list[i
             du = float(delta @ host.dir)
             dv = float(delta[1] * host.dir[0] - delta[0] * host.dir[1])
             scale = (p.pitch + host.pitch) / 2
-            if abs(du) < 0.4 * host.along and 0.7 * scale <= abs(dv) <= 1.45 * scale:
+            if abs(du) < BESIDE_ALONG * host.along and 0.7 * scale <= abs(dv) <= 1.45 * scale:
                 host.extra.append(p.index)
                 host.beside.append(p.index)
                 used.add(k)
@@ -1159,14 +1164,15 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
 
     # melds' shapes (direction-free)
     reads = [_MeldRead(g, "concealed" if any(places[k].is_back for k in g) else "exposed") for g in meldlike]
-    if not flags:
-        # without the detector's flags, a pung's sideways tile that the boxes do not show is a guess (in an
-        # oblique view a pung claimed from across measures like one claimed from the left): asked
-        for r in reads:
-            if r.kind == "exposed" and not any(places[k].extra for k in r.group) \
-                    and _meld_kind([places[k].det.code for k in r.group]) in (MeldKind.PUNG, MeldKind.KONG) \
-                    and not any(places[k].sideways and places[k].basis in SURE_BASIS for k in r.group):
-                r.kind = "plain"
+    # a pung's sideways tile that the evidence does not settle is a guess (in an oblique view a pung claimed
+    # from across measures like one claimed from the left): without the detector's flags, one the boxes do
+    # not show; with them, one where the flag and the spacing disagree. Its claim is asked.
+    for r in reads:
+        if r.kind == "exposed" and not any(places[k].extra for k in r.group) \
+                and _meld_kind([places[k].det.code for k in r.group]) in (MeldKind.PUNG, MeldKind.KONG) \
+                and not any(places[k].sideways and places[k].basis in SURE_BASIS for k in r.group) \
+                and (not flags or any(places[k].basis == "conflict" for k in r.group)):
+            r.kind = "plain"
     # plain groups apart from the row that form a meld by their tiles: a meld without its sideways tile
     leftover: list[list[int]] = []
     for g in stray:
@@ -1489,8 +1495,10 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
     if r.kind == "plain":
         tile = sorted(codes, key=lambda t: t.index)[0]
         meld = Meld(kind, tuple(codes))
+        shown = "does not show clearly which tile lies sideways" if any(p.basis == "conflict" for p in ps) \
+            else "shows no sideways tile"
         b.questions.append(Question(
-            f"claim-{tile.code}", f"The {kind.value} of {tile.code} shows no sideways tile: is it a declared meld, "
+            f"claim-{tile.code}", f"The {kind.value} of {tile.code} {shown}: is it a declared meld, "
                                   "and whose discard was claimed?",
             tuple(Choice(d.value) for d in (Direction.LEFT, Direction.ACROSS, Direction.RIGHT)
                   if kind is not MeldKind.CHOW or d is Direction.LEFT)))

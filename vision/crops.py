@@ -3,7 +3,10 @@
 A crop is the box widened by a small margin (the localiser's boxes are a few pixels off), turned a
 quarter when it is wider than tall (a sideways tile, or an upright tile in a photo turned a quarter), so
 that every face stands portrait, and resized to ``CROP_WIDTH`` x ``CROP_HEIGHT``. Which way up the face
-then stands (0 or 180 degrees) is left to the classifier, which is trained on both.
+then stands (0 or 180 degrees) is left to the classifier, which is trained on both. A box more than
+``STRETCHED_ASPECT`` times wider than tall is not turned: no tile lies that flat in a photo of the right
+shape, so it is an upright tile of a photo squeezed one way (some published photos were resized to a
+square whatever their shape), and resizing the crop undoes the squeeze.
 
 >>> image = np.zeros((100, 200, 3), dtype=np.uint8)
 >>> tile_crops(image, np.array([[10, 10, 40, 50], [50, 10, 110, 50]], dtype=np.float32)).shape
@@ -19,6 +22,11 @@ CROP_WIDTH = 48
 CROP_HEIGHT = 64
 MARGIN = 0.08
 """Share of the box's width and height added on each side before cropping."""
+STRETCHED_ASPECT = 5.0
+"""A box wider than this many heights is a squeezed photo's upright tile, not a sideways one (a 4:3 face lying
+sideways reaches it only when seen at 75 degrees of tilt). Measured on the real val photos' true boxes: the 395
+tiles of the 34 photos stretched 5-15 times one way are named right 94.4 % of the time instead of 83.3 %; the
+other 6,218 tiles and the held-out art style's 3,223 are named as before (96.75 % and 85.9 %)."""
 
 
 def tile_crop(image: Image.Image, box: np.ndarray | tuple[float, float, float, float], *,
@@ -30,7 +38,7 @@ def tile_crop(image: Image.Image, box: np.ndarray | tuple[float, float, float, f
     right, bottom = x2 + margin * w, y2 + margin * h
     region = image.crop((int(round(left)), int(round(top)), max(int(round(right)), int(round(left)) + 1),
                          max(int(round(bottom)), int(round(top)) + 1)))
-    if w > h:
+    if h < w <= STRETCHED_ASPECT * h:
         region = region.transpose(Image.Transpose.ROTATE_90)
     region = region.resize((CROP_WIDTH, CROP_HEIGHT), Image.Resampling.BILINEAR)
     return np.asarray(region, dtype=np.uint8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, MARGIN, tile_crop, tile_crops, to_tensor
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, MARGIN, STRETCHED_ASPECT, tile_crop, tile_crops, to_tensor
 
 
 def test_every_crop_has_the_same_portrait_shape():
@@ -23,6 +23,20 @@ def test_a_wide_box_is_turned_a_quarter():
     crop = tile_crop(Image.fromarray(array), (20, 20, 140, 60), margin=0.0)
     top, bottom = crop[: CROP_HEIGHT // 2].mean(), crop[CROP_HEIGHT // 2:].mean()
     assert bottom > 200 and top < 50
+
+
+def test_a_box_flatter_than_any_lying_tile_is_a_squeezed_upright_one_and_is_not_turned():
+    # a squeezed photo's upright tile: left half white, right half black, twelve times wider than tall;
+    # the crop is only resized (the left half stays left), while a box at the limit is still turned
+    array = np.zeros((100, 400, 3), dtype=np.uint8)
+    array[40:60, 20:140] = 255
+    crop = tile_crop(Image.fromarray(array), (20, 40, 260, 60), margin=0.0)
+    assert crop[:, : CROP_WIDTH // 2].mean() > 200 and crop[:, CROP_WIDTH // 2:].mean() < 50
+    width = int(20 * STRETCHED_ASPECT)
+    array[:] = 0
+    array[40:60, 20:20 + width // 2] = 255
+    limit = tile_crop(Image.fromarray(array), (20, 40, 20 + width, 60), margin=0.0)
+    assert limit[CROP_HEIGHT // 2:].mean() > 200 and limit[: CROP_HEIGHT // 2].mean() < 50
 
 
 def test_an_upright_box_keeps_its_orientation():

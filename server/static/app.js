@@ -832,8 +832,11 @@
           if (tile.group === "winning") state.hand.winning_tile = tile.code;
         }
       }
-      state.photoNote = "The tiles were found but not grouped into a hand: check them below, then set the melds " +
-                        "and the winning tile.";
+      state.photoNote = state.questions.length
+        ? "The photo leaves " + (state.questions.length === 1 ? "a question" : "questions") + " open: answer " +
+          "below to complete the hand, or check the tiles and set the melds and the winning tile yourself."
+        : "The tiles were found but not grouped into a hand: check them below, then set the melds " +
+          "and the winning tile.";
     }
     normalise(state.hand);
     renderHand();
@@ -941,6 +944,7 @@
         input.addEventListener("change", () => {
           question.answer = ci;
           if (choice && typeof choice === "object" && choice.hand) {
+            state.photoNote = "";  // the answer completes the hand: the note asking for it is done
             const context = state.hand.context;
             state.hand = JSON.parse(JSON.stringify(choice.hand));
             state.hand.melds = state.hand.melds || [];

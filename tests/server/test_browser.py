@@ -353,8 +353,10 @@ def test_a_newcomer_reads_a_real_photo_with_the_shipped_model():
         choices = {label.text.strip(): label for label in
                    driver.find_elements("css selector", "#questions label")}
         assert "7z" in choices, sorted(choices)
+        assert "a question open" in driver.find_element("id", "photo-note").text
         choices["7z"].click()
         assert _wait(driver, lambda d: _total(d) == expected)
+        assert driver.find_element("id", "photo-note").text == ""  # the answer completed the hand
         assert driver.find_element("id", "notation").get_attribute("value").split(" |")[0] == \
             format_hand(parse_hand(PHOTO_HAND)).split(" |")[0]
         driver.find_element("css selector", '#hand-strip button.tile[data-code="3s"]').click()

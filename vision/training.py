@@ -223,7 +223,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
                             hours: float | None = None, fraction: float | None = None) -> Path:
     """The tile classifier's recipe: crops of the real and rendered training photos, a small CNN, ONNX.
 
-    The sources are cut in a fixed order (real, then synthetic), source ``i`` with crop seed
+    The sources are cut in a fixed order (real, then synthetic, then stretched), source ``i`` with crop seed
     ``crops.seed + i``, so that a recipe gives the same crops every time."""
     try:
         import torch  # noqa: F401
@@ -240,6 +240,9 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
             raise TrainingError(f"The training photos '{folder}' are missing.")
         sources.append(folder)
     sources.extend(render_synthetic_sets(root, data))
+    stretched = make_stretched(root, data.get("stretched"))
+    if stretched is not None:
+        sources.append(stretched)
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})

@@ -85,7 +85,7 @@ def _write_recipe(path, text):
     return path
 
 
-def test_the_classifier_recipe_trains_one_epoch_and_exports(tmp_path):
+def test_the_classifier_recipe_trains_one_epoch_and_exports(tmp_path, capfd):
     """`mjscan train --config <classifier recipe> --epochs 1` on a few labelled photos, on the CPU."""
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
@@ -106,12 +106,15 @@ lr0: 0.01
 threads: 1
 network: {width: 8}
 crops: {copies: 2, jitter: 0.05, none_per_image: 1, seed: 1}
-data: {real_train: photos/images, val: photos/images}
+data: {real_train: photos/images, val: photos/images, stretched: {source: photos, out: data/stretched, count: 3, seed: 5}}
 run: {project: runs/classifier, name: test}
 export: {onnx: models/classifier.onnx}
 """)
     target = train(recipe, epochs=1)
     assert target == tmp_path / "models" / "classifier.onnx"
+    # the stretched photos were made from the labelled ones and cut as a second source
+    assert len(list((tmp_path / "data" / "stretched" / "images").iterdir())) == 3
+    assert "crops, 2 sources" in capfd.readouterr().err
     history = json.loads((tmp_path / "runs" / "classifier" / "test" / "history.json").read_text())
     assert len(history) == 1 and "val_accuracy" in history[0]
     assert TileClassifier(target).probabilities(np.zeros((2, 64, 48, 3), np.uint8)).shape == (2, 44)

@@ -82,19 +82,24 @@ def _yolo():
     return YOLO
 
 
+def _made_with(record: Path) -> dict[str, Any]:
+    """What a generated set's record (synth.json, stretch.json) says it was made with; {} when it is missing
+    or unreadable (the set is then made again)."""
+    try:
+        done = json.loads(record.read_text())
+    except (OSError, ValueError):
+        return {}
+    return done if isinstance(done, dict) else {}
+
+
 def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
     """Render the configured synthetic set with ``mjscan synth`` unless it is already there."""
     if not spec or not spec.get("count"):
         return None
     out = root / spec["out"]
-    record = out / "synth.json"
-    if record.is_file():
-        try:
-            done = json.loads(record.read_text())
-        except ValueError:
-            done = {}
-        if done.get("seed") == spec["seed"] and done.get("count") == spec["count"]:
-            return out / "images"
+    done = _made_with(out / "synth.json")
+    if done.get("seed") == spec["seed"] and done.get("count") == spec["count"]:
+        return out / "images"
     command = [sys.executable, "-m", "mjscan", "synth", "--count", str(spec["count"]), "--out", str(out),
                "--seed", str(spec["seed"]), "--size", str(spec.get("size", "640")), "--quiet"]
     if spec.get("kinds"):
@@ -120,14 +125,8 @@ def make_stretched(root: Path, spec: dict[str, Any] | None) -> Path | None:
     from datasets.stretch import write_stretched_set
 
     source, out = (root / spec["source"]).resolve(), root / spec["out"]
-    record = out / "stretch.json"
-    if record.is_file():
-        try:
-            done = json.loads(record.read_text())
-        except ValueError:
-            done = {}
-        if done == {"source": str(source), "count": spec["count"], "seed": spec["seed"]}:
-            return out / "images"
+    if _made_with(out / "stretch.json") == {"source": str(source), "count": spec["count"], "seed": spec["seed"]}:
+        return out / "images"
     if not (source / "images").is_dir():
         raise TrainingError(f"The photos to stretch '{source}' are missing (images/ and labels/).")
     print(f"mjscan train: stretching {spec['count']} photos from {source} into {out}", file=sys.stderr)

@@ -873,12 +873,12 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
     along the row; tiles that wander on the table)."""
     groups = [list(g) for g in groups]
 
-    def follows(a: list[int], c: list[int], limit: float = MEND) -> bool:
+    def follows(a: list[int], c: list[int], limit: float = MEND, across: float = 0.45) -> bool:
         if places[c[0]].u < places[a[-1]].u:
             return False
         end, start = places[a[-1]], places[c[0]]
         du, dv = _offsets(end, start)
-        if abs(dv) > 0.45 * (start.box_size + end.box_size) / 2:
+        if abs(dv) > across * (start.box_size + end.box_size) / 2:
             return False
         return abs(du) - (end.along + start.along) / 2 <= limit * (end.pitch + start.pitch) / 2
 
@@ -902,6 +902,23 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
         if marks > 1 or (marks == 0 and not unmarked) or any(p.is_back or p.extra for p in ps):
             return False
         return _meld_kind([p.det.code for p in ps]) is not None
+
+    def pushed_kong(parts: list[list[int]]) -> bool:
+        """Four places of one face, two of them flagged: a kong whose fourth tile lies pushed off the sideways
+        one (both flagged, as the renderer flags them), split by the gap the pushed tile leaves on the line;
+        ``_detach_on_top`` then tells which of the two lies on top."""
+        ps = [places[k] for g in parts for k in g]
+        return len(ps) == 4 and sum(p.sideways for p in ps) == 2 and len({p.det.code for p in ps}) == 1 \
+            and not any(p.is_back or p.extra for p in ps)
+
+    for a in [g for g in groups if len(g) == 2]:
+        for c in [g for g in groups if len(g) == 2]:
+            # the two halves meet at the sideways tile and the one pushed off it, which lie across from each
+            # other (up to 1.2 box sizes, as _detach_on_top takes them), not along one line
+            if a is not c and a in groups and c in groups and pushed_kong([a, c]) and follows(a, c, across=1.2):
+                groups.remove(a)
+                groups.remove(c)
+                groups.append(a + c)
 
     def concealed_kong(parts: list[list[int]]) -> bool:
         """Four places, two or more face down, the face-up ones alike: a concealed kong (a face-down
@@ -928,7 +945,7 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
                     continue
                 chains = [[a, c]] + [[a, c, e] for e in small if e is not a and e is not c and follows(c, e)]
                 for chain in chains:
-                    if meld_of(chain) or concealed_kong(chain):
+                    if meld_of(chain) or concealed_kong(chain) or pushed_kong(chain):
                         for g in chain:
                             groups.remove(g)
                         groups.append([k for g in chain for k in g])

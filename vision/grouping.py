@@ -461,6 +461,7 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) 
 
     # a kong's fourth tile beside the sideways one (further from the player): attach it
     groups = _attach_beside(places, groups)
+    groups = _split_face_down_run(places, groups)
     groups = _mend_melds(places, groups, unmarked=True)
     _mark_sideways(places, groups, offset, detections.width, detections.height)
     groups = _attach_beside(places, groups)  # again, now that the melds' sideways tiles are settled
@@ -864,6 +865,24 @@ def _line_offset(places: list[_Place], row: list[int], k: int) -> float:
     else:
         line = float(vs.mean())
     return abs(p.v - line) / max(float(np.median([places[i].box_size for i in row])), 1e-6)
+
+
+def _split_face_down_run(places: list[_Place], groups: list[list[int]]) -> list[list[int]]:
+    """A concealed kong laid all four face down close beside an exposed meld: a face-down tile's back is
+    boxed larger than a face, so the gap between them reads narrow and the tight grouping joins them (a
+    chow and four backs make no meld). Four backs at one end of a group whose other three or four tiles
+    make a meld by their codes are split off."""
+    out = []
+    for g in groups:
+        order = sorted(g, key=lambda k: places[k].u)
+        split = None
+        if 7 <= len(order) <= 8:
+            for backs, rest in ((order[:4], order[4:]), (order[-4:], order[:-4])):
+                if all(places[k].is_back for k in backs) and not any(places[k].is_back for k in rest) \
+                        and _meld_kind([places[k].det.code for k in rest]) is not None:
+                    split = [rest, backs]
+        out.extend(split or [g])
+    return out
 
 
 def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = False) -> list[list[int]]:

@@ -823,6 +823,17 @@ def test_a_lone_flag_the_spacing_bears_out_stands_where_no_box_stands_out():
 
 
 @pytest.mark.parametrize("angle", [0, 90, 180])
+@pytest.mark.parametrize("melds", ["4s' 3s 5s #6z #6z #6z #6z", "#6z #6z #6z #6z 4s' 3s 5s"])
+def test_four_backs_laid_against_a_meld_are_a_concealed_kong_beside_it(angle, melds):
+    # no gap between the chow and the face-down kong: one group of seven, which is no meld
+    reading = read([(0, ROW2 + " | 9p"), (MELD_Y, melds)], angle=angle)
+    assert [q.id for q in reading.questions] == ["kong-face-down"]
+    hand, still_open = reading.answer({"kong-face-down": "6z"})
+    in_order = "[4'35s] (6666z)" if melds.startswith("4s") else "(6666z) [4'35s]"  # melds read left to right
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm(f"123m 456p 9p {in_order} +9p")
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180])
 def test_a_kongs_fourth_tile_pushed_off_a_sideways_tile_lying_on_the_line(angle):
     # the sideways tile's centre level with its neighbours' (as a steep view shows it); the fourth tile on
     # it pushed away from the player, so their boxes overlap too little to be one place; both flagged

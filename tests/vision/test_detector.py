@@ -191,3 +191,42 @@ def test_a_drafted_photo_turned_by_its_exif_keeps_its_upright_full_size():
     photo_with_boxes(4000, 3000, [(100, 100, 200, 240)]).save(buffer, "JPEG", exif=exif.tobytes())
     image = load_image(buffer.getvalue(), draft_long_side=1800)
     assert image.size == (1500, 2000) and image.info["full_size"] == (3000, 4000)
+
+
+class _FixedLocaliser:
+    """A one-class localiser answering fixed candidates (centre x, y, width, height in input pixels, score)."""
+
+    def __init__(self, candidates):
+        self.candidates = candidates
+
+    def run(self, _names, _feeds):
+        out = np.zeros((5, len(self.candidates)), dtype=np.float32)
+        for i, candidate in enumerate(self.candidates):
+            out[:, i] = candidate
+        return [out[None]]
+
+
+class _RedShareClassifier:
+    """Names a crop 7m when it is mostly red, else "none" (not a tile)."""
+
+    def probabilities(self, crops):
+        red = ((crops[..., 0] > 200) & (crops[..., 1] < 60)).mean(axis=(1, 2))
+        probs = np.zeros((len(crops), 44), dtype=np.float32)
+        probs[:, 6] = np.where(red > 0.6, 0.9, 0.0)
+        probs[:, 43] = 1 - probs[:, 6]
+        return probs
+
+    def classify(self, crops):
+        probs = self.probabilities(crops)[:, :43]
+        return probs.argmax(axis=1), probs.max(axis=1)
+
+
+def test_a_box_the_classifier_rejects_does_not_hide_the_tile_beneath_it():
+    # the localiser is surer of a box astride a tile and the table (IoU 0.6 with the tile's own box) than
+    # of the tile's box; the classifier calls the wide box no tile, so the tile's box must survive
+    detector = fake_detector(320, classifier=_RedShareClassifier())
+    detector.session = _FixedLocaliser([(120, 146.5, 40, 93, 0.9), (120, 128, 40, 56, 0.8)])
+    detections = detector.detect(photo_with_boxes(320, 320, [(100, 100, 140, 156)]))
+    assert [t.code_str for t in detections.tiles] == ["7m"]
+    assert boxes_of(detections.tiles) == [(100, 100, 140, 156)]
+    assert detections.tiles[0].confidence == pytest.approx(0.8 * 0.9)

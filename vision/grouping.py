@@ -930,14 +930,6 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
         return len(ps) == 4 and sum(p.sideways for p in ps) == 2 and len({p.det.code for p in ps}) == 1 \
             and not any(p.is_back or p.extra for p in ps)
 
-    for a in [g for g in groups if len(g) == 2]:
-        for c in [g for g in groups if len(g) == 2]:
-            # the two halves meet at the sideways tile and the one pushed off it, which lie across from each
-            # other (up to 1.2 box sizes, as _detach_on_top takes them), not along one line
-            if a is not c and a in groups and c in groups and pushed_kong([a, c]) and follows(a, c, across=1.2):
-                groups.remove(a)
-                groups.remove(c)
-                groups.append(a + c)
 
     def concealed_kong(parts: list[list[int]]) -> bool:
         """Four places, two or more face down, the face-up ones alike: a concealed kong (a face-down
@@ -948,9 +940,14 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
         faces = {p.det.code for p in ps if not p.is_back}
         return sum(p.is_back for p in ps) >= 2 and len(faces) <= 1
 
+    def pair_joins(a: list[int], c: list[int]) -> bool:
+        # a kong's two halves meet at the sideways tile and the one pushed off it, which lie across from each
+        # other (up to 1.2 box sizes, as _detach_on_top takes them), not along one line
+        return lone_claim(a, c) or (len(a) == len(c) == 2 and pushed_kong([a, c]) and follows(a, c, across=1.2))
+
     for a in [g for g in groups if len(g) <= 2]:
         for c in [g for g in groups if len(g) <= 2]:
-            if a is not c and a in groups and c in groups and lone_claim(a, c):
+            if a is not c and a in groups and c in groups and pair_joins(a, c):
                 groups.remove(a)
                 groups.remove(c)
                 groups.append(a + c)

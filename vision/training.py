@@ -109,12 +109,13 @@ def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
     return out / "images"
 
 
-def render_synthetic_sets(root: Path, data: dict[str, Any]) -> list[Path]:
-    """The image folders of a recipe's ``data.synthetic``: one rendered set or a list of them, each rendered
-    first when it is not there yet."""
+def generated_sets(root: Path, data: dict[str, Any]) -> list[Path]:
+    """The image folders of a recipe's generated data, in this order: ``data.synthetic`` (one rendered set or
+    a list of them), then ``data.stretched``; each is made first when it is not there yet."""
     specs = data.get("synthetic") or []
-    rendered = (render_synthetic(root, spec) for spec in (specs if isinstance(specs, list) else [specs]))
-    return [folder for folder in rendered if folder is not None]
+    made = [render_synthetic(root, spec) for spec in (specs if isinstance(specs, list) else [specs])]
+    made.append(make_stretched(root, data.get("stretched")))
+    return [folder for folder in made if folder is not None]
 
 
 def make_stretched(root: Path, spec: dict[str, Any] | None) -> Path | None:
@@ -137,10 +138,7 @@ def make_stretched(root: Path, spec: dict[str, Any] | None) -> Path | None:
 def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
     """``data/detector-train.yaml``: every training source as a list, the 43 names in spec order."""
     data = config["data"]
-    train = [str(folder) for folder in render_synthetic_sets(root, data)]
-    stretched = make_stretched(root, data.get("stretched"))
-    if stretched is not None:
-        train.append(str(stretched))
+    train = [str(folder) for folder in generated_sets(root, data)]
     for key in ("real_train",):
         if data.get(key):
             folder = (root / data[key]).resolve()
@@ -238,10 +236,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         if not folder.is_dir():
             raise TrainingError(f"The training photos '{folder}' are missing.")
         sources.append(folder)
-    sources.extend(render_synthetic_sets(root, data))
-    stretched = make_stretched(root, data.get("stretched"))
-    if stretched is not None:
-        sources.append(stretched)
+    sources.extend(generated_sets(root, data))
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})

@@ -495,7 +495,8 @@ def _add_synth(commands: Any) -> None:
     synth.add_argument("--procedural-art", action="store_true",
                        help="use faces drawn in code instead of the art bundle (tests and benchmarks only)")
     synth.add_argument("--kinds", nargs="+", metavar="KIND",
-                       help="scene kinds to draw from: guide crooked two_rows grid table scattered (default: all)")
+                       help="scene kinds to draw from: guide crooked two_rows grid table scattered heap "
+                            "(default: all but heap, which is only drawn when named)")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
     synth.set_defaults(run=cmd_synth)
     sub = synth.add_subparsers(dest="synth_command", metavar="prepare-art")
@@ -505,6 +506,9 @@ def _add_synth(commands: Any) -> None:
     prep.add_argument("--quiet", action="store_true", help="no progress output")
     prep.add_argument("--no-install", action="store_true", help="never run apt-get; say what to install instead")
     prep.add_argument("--contact-sheet", metavar="PNG", help="also write a contact sheet of every style's faces")
+    prep.add_argument("--random", type=int, default=0, metavar="N",
+                      help="N random painted styles instead of the fixed ones (domain randomisation)")
+    prep.add_argument("--random-seed", type=int, default=0, metavar="S", help="the first random style's seed")
     prep.set_defaults(run=cmd_prepare_art)
 
 
@@ -594,6 +598,8 @@ def cmd_prepare_art(args: argparse.Namespace) -> int:
     argv = ["--out", args.out] + ["--quiet"] * args.quiet + ["--no-install"] * args.no_install
     if args.contact_sheet:
         argv += ["--contact-sheet", args.contact_sheet]
+    if args.random:
+        argv += ["--random", str(args.random), "--random-seed", str(args.random_seed)]
     return prepare_main(argv)
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageOps
 
 from vision.classes import CLASS_NAMES, NUM_CLASSES
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, tile_crop
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, box_to_crop, crop_frame, tile_crop
 
 NONE_ID = NUM_CLASSES  # 43: "not a tile" (the classifier's extra class)
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, "none")
@@ -70,10 +70,15 @@ def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.n
     return box + d.astype(np.float32)
 
 
+NO_BOX = np.full(4, np.nan, dtype=np.float32)
+"""The box target of a crop that is not a tile."""
+
+
 def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: float,
-                none_per_image: int) -> tuple[list[np.ndarray], list[int]]:
+                none_per_image: int, targets: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[int]]:
     """Crops and labels of one labelled photo: ``copies`` jittered crops per box (the first one exact
-    when ``jitter`` is 0) and up to ``none_per_image`` crops that are not a tile."""
+    when ``jitter`` is 0) and up to ``none_per_image`` crops that are not a tile. ``targets``, when given,
+    gets each crop's true box as shares of the crop (``vision.crops.box_to_crop``; NaN for a non-tile)."""
     image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
     label_path = path.parent.parent / "labels" / (path.stem + ".txt")
     boxes, classes = read_yolo_labels(label_path, image.width, image.height)
@@ -81,8 +86,11 @@ def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: fl
     labels: list[int] = []
     for box, cls in zip(boxes, classes):
         for _ in range(copies):
-            crops.append(tile_crop(image, jitter_box(box, rng, jitter) if jitter else box))
+            cut = jitter_box(box, rng, jitter) if jitter else box
+            crops.append(tile_crop(image, cut))
             labels.append(int(cls))
+            if targets is not None:
+                targets.append(box_to_crop(box, crop_frame(cut)))
     if none_per_image and len(boxes):
         sizes = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
         made, tries = 0, 0
@@ -100,13 +108,17 @@ def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: fl
                 continue
             crops.append(tile_crop(image, candidate))
             labels.append(NONE_ID)
+            if targets is not None:
+                targets.append(NO_BOX)
             made += 1
     return crops, labels
 
 
 def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per_image: int, seed: int,
-                limit: int | None = None, progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder)."""
+                limit: int | None = None, progress: bool = True, boxes: list[np.ndarray] | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder).
+    ``boxes``, when given, gets the crops' box targets (``image_crops``), in the same order."""
     rng = np.random.default_rng(seed)
     paths: list[Path] = []
     for folder in folders:
@@ -116,7 +128,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
     labels: list[int] = []
     started = time.time()
     for i, path in enumerate(paths):
-        c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image)
+        c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes)
         crops.extend(c)
         labels.extend(l)
         if progress and (i + 1) % 200 == 0:
@@ -129,15 +141,16 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
 
 # --- the network ----------------------------------------------------------------------------------
 
-def make_network(width: int = 32, classes: int = NUM_CLASSES + 1):
-    """A small VGG-style CNN for 64 x 48 crops (0.59 M parameters, 33 M multiply-adds a crop)."""
+def make_network(width: int = 32, classes: int = NUM_CLASSES + 1, *, box_head: bool = False):
+    """A small VGG-style CNN for 64 x 48 crops (0.59 M parameters, 33 M multiply-adds a crop). With
+    ``box_head`` it also draws the tile's box in the crop (``TileNet``)."""
     import torch.nn as nn
 
     def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     w = width
-    return nn.Sequential(
+    layers = [
         *block(3, w, 2),                      # 32 x 24
         *block(w, w),
         *block(w, 2 * w, 2),                  # 16 x 12
@@ -145,16 +158,67 @@ def make_network(width: int = 32, classes: int = NUM_CLASSES + 1):
         *block(2 * w, 4 * w, 2),              # 8 x 6
         *block(4 * w, 4 * w),
         *block(4 * w, 8 * w, 2),              # 4 x 3
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(8 * w, classes))
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2)]
+    if not box_head:
+        return nn.Sequential(*layers, nn.Linear(8 * w, classes))
+
+    class TileNet(nn.Module):
+        """The same body, then two heads: the class logits, and the tile's box in the crop (x1 y1 x2 y2 as
+        shares of its width and height). The body's last 4 x 3 grid keeps where the edges are (pooling it
+        would not): the box head reads it before the pooling."""
+
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(*layers[:-3])
+            self.pool = nn.Sequential(*layers[-3:])
+            self.classify = nn.Linear(8 * w, classes)
+            self.box = nn.Sequential(nn.Flatten(), nn.Linear(8 * w * 12, 128), nn.ReLU(inplace=True), nn.Linear(128, 4))
+
+        def forward(self, x):
+            return self.classify(self.pool(self.body(x)))
+
+        def both(self, x):
+            grid = self.body(x)
+            return self.classify(self.pool(grid)), self.box(grid)
+
+    return TileNet()
 
 
-def augment(batch, generator):
-    """Training-time augmentation of an N x 3 x H x W float batch in 0..1 (torch)."""
+def load_weights(model, state: dict) -> None:
+    """Load a state dict into ``model``. A plain classifier's weights (``make_network()``) start a network
+    with a box head: its body and class head take them, the box head starts from random weights."""
+    if hasattr(model, "box") and not any(key.startswith("body.") for key in state):
+        body = len(model.body)
+        mapped = {}
+        for key, value in state.items():
+            index, rest = key.split(".", 1)
+            index = int(index)
+            if index < body:
+                mapped[f"body.{index}.{rest}"] = value
+            elif index < body + len(model.pool):
+                mapped[f"pool.{index - body}.{rest}"] = value
+            else:
+                mapped[f"classify.{rest}"] = value
+        missing = model.load_state_dict(mapped, strict=False).missing_keys
+        if any(not key.startswith("box.") for key in missing):
+            raise ValueError(f"The starting weights lack {missing}.")
+        return
+    model.load_state_dict(state)
+
+
+def augment(batch, generator, *, channel_shuffle: float = 0.0, boxes=None):
+    """Training-time augmentation of an N x 3 x H x W float batch in 0..1 (torch).
+
+    ``channel_shuffle``: the share of crops whose colour channels are put in a random order, so that inks of
+    any hue are read alike (a tile's kind never depends on its inks' hue). ``boxes`` (N x 4 shares of the
+    crop), when given, are turned with their crops and the answer is (batch, boxes)."""
     import torch
 
     n = batch.shape[0]
     flip = torch.rand(n, generator=generator) < 0.5          # a half turn: the same tile
     batch = torch.where(flip[:, None, None, None], batch.flip(2, 3), batch)
+    if boxes is not None:
+        boxes = torch.where(flip[:, None], 1 - boxes[:, [2, 3, 0, 1]], boxes)
     gain = 0.65 + 0.7 * torch.rand(n, 1, 1, 1, generator=generator)
     cast = 0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=generator)
     bias = 0.2 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5)
@@ -162,16 +226,23 @@ def augment(batch, generator):
     contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
     batch = (batch - mean) * contrast + mean
     batch = batch * gain * cast + bias
+    if channel_shuffle > 0:
+        shuffled = torch.rand(n, generator=generator) < channel_shuffle
+        order = torch.argsort(torch.rand(n, 3, generator=generator), dim=1)
+        permuted = torch.gather(batch, 1, order[:, :, None, None].expand_as(batch))
+        batch = torch.where(shuffled[:, None, None, None], permuted, batch)
     grey = torch.rand(n, generator=generator) < 0.1
     batch = torch.where(grey[:, None, None, None], batch.mean(dim=1, keepdim=True).expand_as(batch), batch)
     batch = batch + 0.03 * torch.rand(n, 1, 1, 1, generator=generator) * torch.randn(batch.shape, generator=generator)
-    return batch.clamp(0, 1)
+    return batch.clamp(0, 1) if boxes is None else (batch.clamp(0, 1), boxes)
 
 
 def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, batch: int = 256, lr: float = 0.003,
                      width: int = 32, seed: int = 0, threads: int | None = None,
                      evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-                     hours: float | None = None, log: Any = None, init: str | os.PathLike[str] | None = None):
+                     hours: float | None = None, log: Any = None, init: str | os.PathLike[str] | None = None,
+                     channel_shuffle: float = 0.0, train_boxes: np.ndarray | None = None, box_weight: float = 5.0,
+                     box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None):
     """Train the network on crops; answers (model, history). ``hours`` stops early at a wall-clock limit;
     ``init`` (a state dict saved by an earlier run, same width) starts from its weights instead of random ones."""
     import torch
@@ -181,15 +252,17 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
-    model = make_network(width)
+    with_boxes = train_boxes is not None
+    model = make_network(width, box_head=with_boxes)
     if init is not None:
-        model.load_state_dict(torch.load(str(init), map_location="cpu", weights_only=True))
+        load_weights(model, torch.load(str(init), map_location="cpu", weights_only=True))
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_x) / batch)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                     pct_start=0.15)
     x_all = torch.from_numpy(train_x)  # N x H x W x 3 uint8, converted per batch to save memory
     y_all = torch.from_numpy(train_y)
+    b_all = torch.from_numpy(np.asarray(train_boxes, dtype=np.float32)) if with_boxes else None
     history = []
     started = time.time()
     for epoch in range(epochs):
@@ -199,10 +272,18 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
         for step in range(steps_per_epoch):
             index = order[step * batch:(step + 1) * batch]
             xb = x_all[index].permute(0, 3, 1, 2).float().div_(255.0)
-            xb = augment(xb, generator)
             yb = y_all[index]
-            logits = model(xb)
-            loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+            if with_boxes:
+                xb, bb = augment(xb, generator, channel_shuffle=channel_shuffle, boxes=b_all[index])
+                logits, drawn = model.both(xb)
+                loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+                tiles = ~torch.isnan(bb[:, 0])  # "none" crops have no box
+                if tiles.any():
+                    loss = loss + box_weight * F.smooth_l1_loss(drawn[tiles], bb[tiles], beta=0.02)
+            else:
+                xb = augment(xb, generator, channel_shuffle=channel_shuffle)
+                logits = model(xb)
+                loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -217,6 +298,8 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                   "seconds": round(time.time() - started, 1)}
         for name, (vx, vy) in (evaluations or {}).items():
             record[name] = accuracy(model, vx, vy)
+        for name, (vx, vb) in (box_evaluations or {}).items() if with_boxes else ():
+            record[name] = mean_box_iou(model, vx, vb)
         history.append(record)
         if log:
             print("  " + json.dumps(record), file=log, flush=True)
@@ -240,6 +323,43 @@ def predict(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros((0, NUM_CLASSES + 1), np.float32)
 
 
+def draw_boxes(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
+    """The box (N x 4 shares of the crop) a model with a box head draws in each uint8 crop."""
+    import torch
+
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for start in range(0, len(crops), batch):
+            xb = torch.from_numpy(crops[start:start + batch]).permute(0, 3, 1, 2).float().div_(255.0)
+            out.append(model.both(xb)[1].numpy())
+    return np.concatenate(out) if out else np.zeros((0, 4), np.float32)
+
+
+def box_iou_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of each row of ``a`` with the same row of ``b`` (N x 4 each, x1 y1 x2 y2)."""
+    x1, y1 = np.maximum(a[:, 0], b[:, 0]), np.maximum(a[:, 1], b[:, 1])
+    x2, y2 = np.minimum(a[:, 2], b[:, 2]), np.minimum(a[:, 3], b[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = lambda r: np.clip(r[:, 2] - r[:, 0], 0, None) * np.clip(r[:, 3] - r[:, 1], 0, None)  # noqa: E731
+    return inter / (area(a) + area(b) - inter + 1e-9)
+
+
+def mean_box_iou(model, crops: np.ndarray, boxes: np.ndarray) -> dict[str, float]:
+    """How well the box head draws the true boxes of jittered crops: mean IoU of the drawn boxes and of the
+    crops' own boxes (what the localiser gave), both in the crop's shares."""
+    from vision.crops import MARGIN
+
+    tiles = ~np.isnan(boxes[:, 0])
+    if not tiles.any():
+        return {"drawn": float("nan"), "given": float("nan")}
+    drawn = draw_boxes(model, crops[tiles])
+    inner = MARGIN / (1 + 2 * MARGIN)  # the box a crop was cut around, in its shares
+    given = np.tile(np.array([inner, inner, 1 - inner, 1 - inner], np.float32), (int(tiles.sum()), 1))
+    return {"drawn": round(float(box_iou_pairs(drawn, boxes[tiles]).mean()), 4),
+            "given": round(float(box_iou_pairs(given, boxes[tiles]).mean()), 4)}
+
+
 def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:
     if not len(crops):
         return float("nan")
@@ -247,7 +367,8 @@ def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:
 
 
 def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str] | None = None) -> Path:
-    """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1), output ``probs`` N x 44."""
+    """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1), output ``probs`` N x 44, and
+    with a box head also ``boxes`` N x 4 (the tile's box as shares of the crop)."""
     import onnx
     import torch
 
@@ -257,14 +378,19 @@ def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str]
             self.inner = inner
 
         def forward(self, x):
+            if hasattr(self.inner, "both"):
+                logits, boxes = self.inner.both(x)
+                return torch.softmax(logits, dim=1), boxes
             return torch.softmax(self.inner(x), dim=1)
 
     model.eval()
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
-    torch.onnx.export(WithSoftmax(model), dummy, str(target), input_names=["crops"], output_names=["probs"],
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    outputs = ["probs", "boxes"] if hasattr(model, "both") else ["probs"]
+    torch.onnx.export(WithSoftmax(model), dummy, str(target), input_names=["crops"], output_names=outputs,
+                      dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in outputs}}, opset_version=17,
+                      dynamo=False)
     proto = onnx.load(str(target))
     entries = {"names": json.dumps(list(CLASSIFIER_NAMES)), "crop": f"{CROP_WIDTH}x{CROP_HEIGHT}",
                **(metadata or {})}

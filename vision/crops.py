@@ -11,9 +11,22 @@ square whatever their shape), and resizing the crop undoes the squeeze.
 >>> image = np.zeros((100, 200, 3), dtype=np.uint8)
 >>> tile_crops(image, np.array([[10, 10, 40, 50], [50, 10, 110, 50]], dtype=np.float32)).shape
 (2, 64, 48, 3)
+
+A crop's ``CropFrame`` says where it came from, so that a box drawn in the crop (the classifier's box
+output, as shares of the crop's width and height) maps back to the photo, and a true box maps into it:
+
+>>> frame = crop_frame((50, 10, 110, 50))        # wider than tall: turned a quarter
+>>> frame
+CropFrame(left=45, top=7, right=115, bottom=53, turned=True)
+>>> print(box_to_crop((50, 10, 110, 50), frame).round(3))
+[0.065 0.071 0.935 0.929]
+>>> print(box_from_crop(box_to_crop((50, 10, 110, 50), frame), frame).round(1))
+[ 50.  10. 110.  50.]
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
@@ -29,16 +42,73 @@ tiles of the 34 photos stretched 5-15 times one way are named right 94.4 % of th
 other 6,218 tiles and the held-out art style's 3,223 are named as before (96.75 % and 85.9 %)."""
 
 
+@dataclass(frozen=True)
+class CropFrame:
+    """The photo's region a crop was cut from (pixels, right and bottom exclusive) and whether the crop was
+    turned a quarter (counter-clockwise) to stand portrait."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+    turned: bool
+
+
+def crop_frame(box: np.ndarray | tuple[float, float, float, float], *, margin: float = MARGIN) -> CropFrame:
+    """The frame of the crop of ``box`` (x1 y1 x2 y2 pixels): the box widened by ``margin`` each side."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    left, top = int(round(x1 - margin * w)), int(round(y1 - margin * h))
+    right = max(int(round(x2 + margin * w)), left + 1)
+    bottom = max(int(round(y2 + margin * h)), top + 1)
+    return CropFrame(left, top, right, bottom, h < w <= STRETCHED_ASPECT * h)
+
+
+def box_to_crop(box: np.ndarray | tuple[float, float, float, float], frame: CropFrame) -> np.ndarray:
+    """A box in the photo's pixels -> (x1, y1, x2, y2) as shares of the crop's width and height."""
+    width, height = frame.right - frame.left, frame.bottom - frame.top
+    u1, v1 = (box[0] - frame.left) / width, (box[1] - frame.top) / height
+    u2, v2 = (box[2] - frame.left) / width, (box[3] - frame.top) / height
+    if frame.turned:  # a quarter turn counter-clockwise sends (u, v) to (v, 1 - u)
+        u1, v1, u2, v2 = v1, 1 - u2, v2, 1 - u1
+    return np.array([u1, v1, u2, v2], dtype=np.float32)
+
+
+def box_from_crop(shares: np.ndarray | tuple[float, float, float, float], frame: CropFrame) -> np.ndarray:
+    """The inverse of ``box_to_crop``: shares of the crop -> the box in the photo's pixels."""
+    a1, b1, a2, b2 = (float(v) for v in shares)
+    if frame.turned:
+        a1, b1, a2, b2 = 1 - b2, a1, 1 - b1, a2
+    width, height = frame.right - frame.left, frame.bottom - frame.top
+    return np.array([frame.left + a1 * width, frame.top + b1 * height, frame.left + a2 * width,
+                     frame.top + b2 * height], dtype=np.float32)
+
+
+def boxes_from_crops(boxes: np.ndarray, drawn: np.ndarray, *, margin: float = MARGIN,
+                     min_iou: float = 0.5) -> np.ndarray:
+    """The boxes a box head drew (N x 4 shares of each box's crop) in the photo's pixels. Where a drawn box
+    is degenerate or strays from the box it was drawn in (IoU below ``min_iou``), the box is kept as it was:
+    a crop of a heap may show a neighbour better than its own tile."""
+    out = np.asarray(boxes, dtype=np.float32).reshape(-1, 4).copy()
+    for i, (box, shares) in enumerate(zip(out.copy(), np.asarray(drawn, dtype=np.float32).reshape(-1, 4))):
+        refined = box_from_crop(shares, crop_frame(box, margin=margin))
+        if not np.all(np.isfinite(refined)) or refined[2] <= refined[0] or refined[3] <= refined[1]:
+            continue
+        x1, y1 = max(box[0], refined[0]), max(box[1], refined[1])
+        x2, y2 = min(box[2], refined[2]), min(box[3], refined[3])
+        inter = max(x2 - x1, 0.0) * max(y2 - y1, 0.0)
+        union = (box[2] - box[0]) * (box[3] - box[1]) + (refined[2] - refined[0]) * (refined[3] - refined[1]) - inter
+        if union > 0 and inter / union >= min_iou:
+            out[i] = refined
+    return out
+
+
 def tile_crop(image: Image.Image, box: np.ndarray | tuple[float, float, float, float], *,
               margin: float = MARGIN) -> np.ndarray:
     """One crop (CROP_HEIGHT x CROP_WIDTH x 3, uint8) of a PIL RGB image; outside the photo is black."""
-    x1, y1, x2, y2 = (float(v) for v in box)
-    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
-    left, top = x1 - margin * w, y1 - margin * h
-    right, bottom = x2 + margin * w, y2 + margin * h
-    region = image.crop((int(round(left)), int(round(top)), max(int(round(right)), int(round(left)) + 1),
-                         max(int(round(bottom)), int(round(top)) + 1)))
-    if h < w <= STRETCHED_ASPECT * h:
+    frame = crop_frame(box, margin=margin)
+    region = image.crop((frame.left, frame.top, frame.right, frame.bottom))
+    if frame.turned:
         region = region.transpose(Image.Transpose.ROTATE_90)
     region = region.resize((CROP_WIDTH, CROP_HEIGHT), Image.Resampling.BILINEAR)
     return np.asarray(region, dtype=np.uint8)

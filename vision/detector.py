@@ -215,7 +215,7 @@ class Detector:
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, confidence: float = DEFAULT_CONFIDENCE,
                  slicing: bool = True, threads: int | None = None,
-                 classifier_path: str | os.PathLike[str] | None = None):
+                 classifier_path: str | os.PathLike[str] | None = None, refine_boxes: bool = True):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -234,6 +234,7 @@ class Detector:
         self.model_path = path
         self.confidence = float(confidence)
         self.slicing = slicing
+        self.refine_boxes = refine_boxes  # redraw boxes with the classifier's box head, where it has one
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         shape = model_input.shape
@@ -332,11 +333,20 @@ class Detector:
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The second stage: classify a crop of every box; a detection's confidence is the localiser's
         times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold."""
-        from vision.crops import tile_crops
+        from vision.crops import boxes_from_crops, tile_crops
 
         if not len(boxes):
             return boxes, scores, np.zeros(0, dtype=np.int64)
-        classes, probability = self.classifier.classify(tile_crops(image, boxes))
+        crops = tile_crops(image, boxes)
+        if self.classifier.draws_boxes and self.refine_boxes:
+            # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
+            probs, drawn = self.classifier.read(crops)
+            probs = probs[:, :NUM_CLASSES]
+            classes = probs.argmax(axis=1)
+            probability = probs[np.arange(len(classes)), classes]
+            boxes = boxes_from_crops(boxes, drawn)
+        else:
+            classes, probability = self.classifier.classify(crops)
         scores = scores * probability
         keep = np.flatnonzero(scores >= confidence)
         if len(keep):  # the final NMS, on the pair's score, whatever the class (tiles do not overlap)

@@ -104,9 +104,31 @@ def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
                "--seed", str(spec["seed"]), "--size", str(spec.get("size", "640")), "--quiet"]
     if spec.get("kinds"):
         command += ["--kinds", *spec["kinds"]]
+    if spec.get("art"):
+        command += ["--art", str(prepare_random_art(root, spec["art"]))]
     print("mjscan train: rendering", " ".join(command[3:]), file=sys.stderr)
     subprocess.run(command, check=True, cwd=root)
     return out / "images"
+
+
+def prepare_random_art(root: Path, spec: dict[str, Any]) -> Path:
+    """The recipe's own art bundle of random painted styles (``{out, random, seed}``), built unless the folder
+    already holds exactly those styles."""
+    from datasets.art.bundle import load_bundle
+    from datasets.art.prepare import random_specs
+
+    out = root / spec["out"]
+    wanted = {s.name for s in random_specs(int(spec["random"]), int(spec["seed"]))}
+    try:
+        if {style.name for style in load_bundle(out).training_styles()} == wanted:
+            return out
+    except (ValueError, OSError):
+        pass
+    command = [sys.executable, "-m", "datasets.art.prepare", "--out", str(out), "--quiet",
+               "--random", str(spec["random"]), "--random-seed", str(spec["seed"])]
+    print("mjscan train: painting", spec["random"], "random art styles into", out, file=sys.stderr)
+    subprocess.run(command, check=True, cwd=root)
+    return out
 
 
 def generated_sets(root: Path, data: dict[str, Any]) -> list[Path]:
@@ -241,24 +263,32 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})
     seed = int(crops.get("seed", 1))
+    network = config.get("network", {})
+    box_head = bool(network.get("box_head", False))
+    box_targets: list[np.ndarray] | None = [] if box_head else None
     parts = []
     for i, folder in enumerate(sources):
         count = len([p for p in folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"}])
         limit = max(1, int(count * fraction)) if fraction else None
         print(f"mjscan train: cutting crops from {folder}", file=sys.stderr)
         parts.append(build_crops([folder], copies=int(crops.get("copies", 2)), jitter=float(crops.get("jitter", 0.06)),
-                                 none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit))
+                                 none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit,
+                                 boxes=box_targets))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])
-    evaluations = {}
+    evaluations, box_evaluations = {}, {}
     if data.get("val"):
         folder = (root / data["val"]).resolve()
         if folder.is_dir():
             count = len(list(folder.iterdir()))
+            limit = max(1, int(count * fraction)) if fraction else None
             evaluations["val_accuracy"] = build_crops([folder], copies=1, jitter=0.0, none_per_image=0, seed=0,
-                                                      limit=max(1, int(count * fraction)) if fraction else None,
-                                                      progress=False)
-    network = config.get("network", {})
+                                                      limit=limit, progress=False)
+            if box_head:  # the box head is judged on crops cut as the localiser's boxes are: jittered
+                drawn: list[np.ndarray] = []
+                val_x, _ = build_crops([folder], copies=1, jitter=float(crops.get("jitter", 0.06)), none_per_image=0,
+                                       seed=0, limit=limit, progress=False, boxes=drawn)
+                box_evaluations["val_box_iou"] = (val_x, np.stack(drawn) if drawn else np.zeros((0, 4), np.float32))
     init = None
     if config.get("init"):
         init = root / config["init"]
@@ -269,7 +299,9 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         train_x, train_y, epochs=epochs or int(config.get("epochs", 4)), batch=int(config.get("batch", 256)),
         lr=float(config.get("lr0", 0.003)), width=int(network.get("width", 32)), seed=int(config.get("seed", 0)),
         threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
-        init=init)
+        init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
+        train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
+        box_evaluations=box_evaluations)
     run = config.get("run", {})
     run_dir = root / run.get("project", "runs/classifier") / run.get("name", "train")
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -131,6 +131,64 @@ SCHEMES: tuple[Scheme, ...] = (
 )
 
 
+# Random styles (domain randomisation): a detector that has seen many inks, fonts and drawings learns what
+# tells the tiles apart rather than one set's look, and so reads a set it has never seen.
+FONT_KINDS = ("serif", "serif-bold", "sans", "sans-bold", "kai", "ming", "hei")
+INDEX_FONT_KINDS = ("latin", "latin-bold", "latin-serif")
+RANDOM_PREFIX = "painted-random-"
+
+
+def _dark_ink(rng: random.Random, hue: float | None = None) -> RGB:
+    """A saturated ink dark enough to read on an ivory face, of ``hue`` (0..1) or a random one."""
+    import colorsys
+
+    hue = rng.random() if hue is None else hue % 1.0
+    r, g, b = colorsys.hsv_to_rgb(hue, rng.uniform(0.55, 1.0), rng.uniform(0.3, 0.75))
+    return int(r * 255), int(g * 255), int(b * 255)
+
+
+def _random_palette(rng: random.Random) -> Palette:
+    """Inks as sets print them (red, green, blue, near black), moved a little; or every ink of a random hue;
+    or one ink for everything."""
+    kind = rng.choices(("classic", "hues", "mono"), weights=(0.55, 0.3, 0.15))[0]
+    if kind == "mono":
+        ink = _dark_ink(rng)
+        red = green = blue = black = ink
+    elif kind == "hues":
+        red, green, blue, black = (_dark_ink(rng) for _ in range(4))
+    else:
+        red = _dark_ink(rng, rng.uniform(-0.04, 0.04))
+        green = _dark_ink(rng, rng.uniform(0.28, 0.5))
+        blue = _dark_ink(rng, rng.uniform(0.55, 0.7))
+        black = tuple(rng.randint(10, 70) for _ in range(3))
+    pick = lambda: rng.choice((red, green, blue, black))  # noqa: E731
+    return Palette(red=red, green=green, blue=blue, black=black, numeral=rng.choice((black, blue, green, red)),
+                   wan=rng.choice((red, red, black, blue)), wind=rng.choice((black, black, blue, green)),
+                   flower=pick(), season=pick(), frame=pick(), index=pick(), bird=(green, red, blue),
+                   branch=tuple(rng.randint(60, 140) for _ in range(3)))
+
+
+def random_scheme(seed: int) -> Scheme:
+    """A style drawn at random from every option the painter has (named ``painted-random-<seed>``)."""
+    rng = random.Random(f"random-scheme:{seed}")
+    back_kind = rng.choice((None, "plain", "lattice", "stripes", "emblem"))
+    back = None
+    if back_kind == "plain":
+        back = ("plain", _dark_ink(rng))
+    elif back_kind:
+        base = _dark_ink(rng)
+        back = (back_kind, base, tuple(min(255, c + rng.randint(40, 120)) for c in base))
+    return Scheme(
+        f"{RANDOM_PREFIX}{seed}", seed=seed, font=rng.choice(FONT_KINDS), weight=rng.randint(0, 7),
+        tall=rng.uniform(0.82, 1.0), index_font=rng.choice(INDEX_FONT_KINDS), palette=_random_palette(rng),
+        dots=rng.choice(("rings", "flower", "coin", "solid")), sticks=rng.choice(("segmented", "bars", "reeds")),
+        bird=rng.choice(("sparrow", "peacock")), white=rng.choice(("blank", "frame", "double", "char")),
+        index=rng.choice((None, None, "tl", "tr")), bonus=rng.choice(("char", "picture")),
+        bonus_numeral=rng.choice(("arabic", "chinese")), bonus_frame=rng.random() < 0.5, border=rng.random() < 0.3,
+        spread=rng.uniform(0.9, 1.05), size=rng.uniform(0.88, 1.1), five=rng.choice(("五", "伍")),
+        wan=rng.choice(("萬", "萬", "万")), back=back)
+
+
 def _jitter(rng: random.Random, colour: RGB, amount: int = 10) -> RGB:
     return tuple(max(0, min(255, c + rng.randint(-amount, amount))) for c in colour)  # type: ignore[return-value]
 

@@ -58,8 +58,23 @@ class MissingPackagesError(RuntimeError):
 @dataclass(frozen=True)
 class StyleSpec:
     name: str
-    kind: str  # kde | gnome | painted
-    theme: str  # KDE/GNOME theme name, or the painter scheme's name
+    kind: str  # kde | gnome | painted | random
+    theme: str  # KDE/GNOME theme name, the painter scheme's name, or a random scheme's seed
+
+
+def random_specs(count: int, seed: int) -> tuple[StyleSpec, ...]:
+    """``count`` random painted styles (datasets.art.painter.random_scheme), seeds ``seed`` .. ``seed + count - 1``."""
+    from datasets.art.painter import RANDOM_PREFIX
+
+    return tuple(StyleSpec(f"{RANDOM_PREFIX}{k}", "random", str(k)) for k in range(seed, seed + count))
+
+
+def _scheme(spec: StyleSpec):
+    from datasets.art.painter import SCHEMES, random_scheme
+
+    if spec.kind == "random":
+        return random_scheme(int(spec.theme))
+    return next(s for s in SCHEMES if s.name == spec.theme)
 
 
 def _style_specs() -> tuple[StyleSpec, ...]:
@@ -78,7 +93,6 @@ STYLES: tuple[str, ...] = tuple(spec.name for spec in _style_specs())
 def missing_packages(specs: Sequence[StyleSpec] | None = None) -> list[str]:
     """The Debian packages whose files the given styles need and that are not there (by looking for the files)."""
     from datasets.art import fonts, gnome, kde
-    from datasets.art.painter import SCHEMES
 
     specs = _style_specs() if specs is None else specs
     missing = []
@@ -96,7 +110,7 @@ def missing_packages(specs: Sequence[StyleSpec] | None = None) -> list[str]:
         elif spec.kind == "gnome":
             need("gnome-mahjongg", gnome.find_theme(spec.theme) is not None)
         else:
-            scheme = next(s for s in SCHEMES if s.name == spec.theme)
+            scheme = _scheme(spec)
             fonts.catalogue.cache_clear()
             need(_FONT_PACKAGES[scheme.font], fonts.find_font(scheme.font) is not None)
             need(_FONT_PACKAGES[scheme.index_font], fonts.latin_font(scheme.index_font) is not None)
@@ -194,9 +208,9 @@ def _build(spec: StyleSpec, face_size: tuple[int, int], tick: Callable[[int], No
         tick(43)
         return StyleToWrite(spec.name, f"gnome:{spec.theme}", GNOME_THEMES[spec.theme], faces, None)
     from datasets.art.bundle import CODES
-    from datasets.art.painter import SCHEMES, FacePainter
+    from datasets.art.painter import FacePainter
 
-    scheme = next(s for s in SCHEMES if s.name == spec.theme)
+    scheme = _scheme(spec)
     painter = FacePainter(scheme, face_size)
     faces = {}
     for code in CODES:
@@ -211,15 +225,22 @@ def _build(spec: StyleSpec, face_size: tuple[int, int], tick: Callable[[int], No
 
 
 def prepare_art(out_dir: str | os.PathLike, *, progress: bool = True, styles: Sequence[str] | None = None,
-                install: bool = True, face_size: tuple[int, int] = DEFAULT_FACE_SIZE) -> Path:
-    """Build the tile art bundle in ``out_dir`` and answer its path (see the module docstring)."""
+                install: bool = True, face_size: tuple[int, int] = DEFAULT_FACE_SIZE, random_styles: int = 0,
+                random_seed: int = 0) -> Path:
+    """Build the tile art bundle in ``out_dir`` and answer its path (see the module docstring).
+
+    ``random_styles`` > 0 builds that many random painted styles (seeds ``random_seed`` on) instead of the
+    fixed ones, plus those named in ``styles``; the held-out style always comes along."""
     specs = _style_specs()
-    if styles is not None:
-        unknown = sorted(set(styles) - set(STYLES))
+    if styles is not None or random_styles:
+        unknown = sorted(set(styles or ()) - set(STYLES))
         if unknown:
             raise ValueError(f"Unknown art style(s): {', '.join(unknown)}. The styles are: {', '.join(STYLES)}.")
-        wanted = set(styles) | {HELD_OUT}
+        wanted = set(styles or ()) | {HELD_OUT}
         specs = tuple(spec for spec in specs if spec.name in wanted)
+    if random_styles < 0:
+        raise ValueError(f"The number of random styles must be 0 or more, not {random_styles}.")
+    specs += random_specs(random_styles, random_seed)
     ensure_packages(specs, install=install, log=lambda text: print(text, file=sys.stderr))
 
     out = Path(out_dir)
@@ -256,10 +277,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-install", action="store_true", help="never run apt-get; say what to install instead")
     parser.add_argument("--style", action="append", choices=STYLES, help="only this style (repeatable)")
     parser.add_argument("--contact-sheet", metavar="PNG", help="also write a contact sheet of every style's faces")
+    parser.add_argument("--random", type=int, default=0, metavar="N",
+                        help="build N random painted styles instead of the fixed ones (with --style, besides those)")
+    parser.add_argument("--random-seed", type=int, default=0, metavar="S", help="the first random style's seed")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
-        out = prepare_art(args.out, progress=not args.quiet, styles=args.style, install=not args.no_install)
+        out = prepare_art(args.out, progress=not args.quiet, styles=args.style, install=not args.no_install,
+                          random_styles=args.random, random_seed=args.random_seed)
     except MissingPackagesError as error:
         print(f"mjscan: {error}", file=sys.stderr)
         return 2

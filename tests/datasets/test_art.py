@@ -307,6 +307,33 @@ def test_painter_styles_differ_and_backs_are_opaque():
             assert back.shape == (40, 30, 4) and back[..., 3].min() == 255
 
 
+def test_random_schemes_are_reproducible_and_differ():
+    from datasets.art.painter import FacePainter, random_scheme
+
+    schemes = [random_scheme(seed) for seed in range(12)]
+    assert random_scheme(3) == schemes[3]  # the same seed, the same style
+    assert [s.name for s in schemes] == [f"painted-random-{k}" for k in range(12)]
+    # twelve draws use more than one option of each kind: they are not one style renamed
+    for option in ("font", "dots", "sticks", "white", "bonus", "index"):
+        assert len({getattr(s, option) for s in schemes}) > 1, option
+    assert len({s.palette.red for s in schemes}) == 12
+    faces = [FacePainter(s, (30, 40)).paint("6z").tobytes() for s in schemes[:4]]
+    assert len(set(faces)) == 4
+    for scheme in schemes:
+        back = FacePainter(scheme, (30, 40)).paint_back()
+        assert (back is None) == (scheme.back is None)
+
+
+def test_random_styles_are_painted_and_every_face_is_distinct():
+    from datasets.art.painter import FacePainter, random_scheme
+
+    if _cjk_font() is None:
+        pytest.skip("no CJK font is installed (e.g. apt-get install fonts-noto-cjk)")
+    for seed in (0, 1, 2):
+        faces = FacePainter(random_scheme(seed), (30, 40)).faces()
+        _assert_distinct(faces)
+
+
 def test_painter_without_any_cjk_font_draws_shapes_and_letters(monkeypatch):
     from datasets.art import painter as painter_module
     from datasets.art.painter import SCHEMES, FacePainter
@@ -349,6 +376,27 @@ def test_prepare_refuses_unknown_styles(tmp_path):
 
     with pytest.raises(ValueError, match="Unknown art style"):
         prepare_art(tmp_path, styles=["kde-nope"], install=False)
+
+
+def test_prepare_random_styles(tmp_path, monkeypatch):
+    """``--random N``: N random painted styles and the held-out one, none of the fixed styles."""
+    from datasets.art import prepare
+
+    monkeypatch.setattr(prepare, "_build", lambda spec, size, tick: _fake_style(spec.name))
+    monkeypatch.setattr(prepare, "ensure_packages", lambda specs, **kw: None)
+    assert prepare.main(["--out", str(tmp_path / "art"), "--quiet", "--random", "3", "--random-seed", "40"]) == 0
+    art = load_bundle(tmp_path / "art")
+    assert art.names == ("gnome-smooth", "painted-random-40", "painted-random-41", "painted-random-42")
+    assert [s.name for s in art.training_styles()] == ["painted-random-40", "painted-random-41", "painted-random-42"]
+    with pytest.raises(ValueError, match="0 or more"):
+        prepare.prepare_art(tmp_path / "other", random_styles=-1, install=False, progress=False)
+
+
+def _fake_style(name):
+    from datasets.art.bundle import StyleToWrite
+
+    faces = {code: np.full((160, 120, 4), k, np.uint8) for k, code in enumerate(CODES)}
+    return StyleToWrite(name, "procedural:0", "test", faces, None)
 
 
 def test_the_documented_style_list():

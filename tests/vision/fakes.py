@@ -15,9 +15,10 @@ class RedBoxSession:
     """Answers ultralytics' detect layout [1, 4 + nc, N] for the red rectangles of the input tensor."""
 
     def __init__(self, size: int, class_id: int = 3, score: float = 0.9, candidates: int = 64,
-                 num_classes: int = NUM_CLASSES):
+                 num_classes: int = NUM_CLASSES, slack: float = 0.0):
         self.size, self.class_id, self.score, self.candidates = size, class_id, score, candidates
         self.num_classes = num_classes
+        self.slack = slack  # boxes this many input pixels too big each side, as a localiser's may be
         self.calls = 0
 
     def run(self, _names, feeds):
@@ -31,7 +32,7 @@ class RedBoxSession:
             x, y, w, h, area = stats[i]
             if area < 4:
                 continue
-            out[0, i], out[1, i], out[2, i], out[3, i] = x + w / 2, y + h / 2, w, h
+            out[0, i], out[1, i], out[2, i], out[3, i] = x + w / 2, y + h / 2, w + 2 * self.slack, h + 2 * self.slack
             out[4 + self.class_id, i] = self.score
         return [out[None]]
 
@@ -48,8 +49,9 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.num_classes = NUM_CLASSES
     detector.class_map = np.arange(NUM_CLASSES)
     detector.classifier = options.get("classifier")
+    detector.refine_boxes = options.get("refine_boxes", True)
     if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
-        detector.session = RedBoxSession(size, class_id=0, num_classes=1)
+        detector.session = RedBoxSession(size, class_id=0, num_classes=1, slack=options.get("slack", 0.0))
         detector.num_classes = 1
         detector.class_map = np.zeros(1, dtype=np.int64)
     return detector
@@ -58,6 +60,8 @@ def fake_detector(size: int = 320, **options) -> Detector:
 class ColourClassifier:
     """A stand-in for the tile classifier: names a crop by its mean colour (red: the given class,
     anything else: "none"), through the same interface as ``vision.classifier.TileClassifier``."""
+
+    draws_boxes = False
 
     def __init__(self, class_id: int = 7, probability: float = 0.8):
         self.class_id, self.probability = class_id, probability
@@ -79,6 +83,22 @@ class ColourClassifier:
         probs = self.probabilities(crops)[:, :NUM_CLASSES]
         classes = probs.argmax(axis=1)
         return classes, probs[np.arange(len(classes)), classes]
+
+
+class BoxDrawingClassifier(ColourClassifier):
+    """A ColourClassifier with a box head: it draws the box of the red pixels in each crop, as the real
+    classifier's box head draws the tile's."""
+
+    draws_boxes = True
+
+    def read(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        drawn = np.zeros((len(crops), 4), dtype=np.float32)
+        for i, crop in enumerate(crops):
+            ys, xs = np.nonzero((crop[..., 0] > 150) & (crop[..., 1] < 100))
+            if len(xs):
+                h, w = crop.shape[:2]
+                drawn[i] = (xs.min() / w, ys.min() / h, (xs.max() + 1) / w, (ys.max() + 1) / h)
+        return self.probabilities(crops), drawn
 
 
 def photo_with_boxes(width: int, height: int, boxes: list[tuple[int, int, int, int]]) -> Image.Image:

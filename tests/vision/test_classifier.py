@@ -148,3 +148,88 @@ def test_training_can_start_from_earlier_weights(tmp_path):
     weight = "0.weight"
     assert torch.allclose(again.state_dict()[weight], first.state_dict()[weight], atol=1e-6)
     assert not torch.allclose(fresh.state_dict()[weight], first.state_dict()[weight], atol=1e-3)
+
+
+def test_channel_shuffle_puts_the_inks_in_any_channel_and_is_off_by_default():
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import augment
+
+    batch = torch.zeros(90, 3, 8, 6)
+    batch[:, 0] = 0.9  # a red crop
+
+    def brightest(out):  # the brightest channel of each crop not turned grey (a tenth are)
+        means = out.mean(dim=(2, 3))
+        coloured = means.max(1).values - means.min(1).values > 0.1
+        assert coloured.sum() > 60
+        return set(means[coloured].argmax(1).tolist())
+
+    plain = augment(batch.clone(), torch.Generator().manual_seed(0))
+    assert brightest(plain) == {0}  # colour casts never swap the inks
+    assert brightest(augment(batch.clone(), torch.Generator().manual_seed(0), channel_shuffle=1.0)) == {0, 1, 2}
+    # off (0) draws nothing more from the generator: earlier recipes train exactly as before
+    again = augment(batch.clone(), torch.Generator().manual_seed(0), channel_shuffle=0.0)
+    assert torch.equal(again, plain)
+
+
+def test_a_classifier_with_a_box_head_redraws_the_localisers_loose_boxes():
+    from tests.vision.fakes import BoxDrawingClassifier
+
+    photo = photo_with_boxes(400, 300, [(40, 60, 80, 112), (120, 60, 200, 100)])  # upright, and lying sideways
+    truth = np.array([[40, 60, 80, 112], [120, 60, 200, 100]], dtype=np.float32)
+
+    def boxes(detections):
+        return np.array(sorted(t.box for t in detections), dtype=np.float32)
+
+    loose = fake_detector(classifier=BoxDrawingClassifier(), slack=4.0, refine_boxes=False).detect(photo)
+    assert np.abs(boxes(loose) - truth).min() >= 4  # 4 px of the 320 px input is 5 px of the photo
+    tight = fake_detector(classifier=BoxDrawingClassifier(), slack=4.0).detect(photo)
+    assert np.abs(boxes(tight) - truth).max() <= 1.5
+
+
+def test_training_with_a_box_head_exports_both_outputs(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from vision.classifier_training import export_onnx, make_network, train_classifier
+
+    images = _labelled_folder(tmp_path, count=3)
+    targets: list[np.ndarray] = []
+    x, y = build_crops([images], copies=2, jitter=0.08, none_per_image=1, seed=1, progress=False, boxes=targets)
+    targets = np.stack(targets)
+    assert targets.shape == (len(x), 4)
+    tiles = y != NONE_ID
+    assert np.isnan(targets[~tiles]).all() and np.isfinite(targets[tiles]).all()
+    # a jittered crop holds its tile's box near the margin the crop was cut with (8 % of 1.16)
+    assert 0.0 < np.median(targets[tiles][:, 0]) < 0.15 and 0.85 < np.median(targets[tiles][:, 2]) < 1.0
+    plain, _ = train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=8, seed=0, threads=1)
+    saved = tmp_path / "plain.pt"
+    torch.save(plain.state_dict(), saved)
+    model, history = train_classifier(x, y, epochs=1, batch=16, lr=1e-12, width=8, seed=0, threads=1, init=saved,
+                                      train_boxes=targets, box_evaluations={"iou": (x, targets)})
+    assert set(history[0]["iou"]) == {"drawn", "given"}
+    # the plain classifier's weights started the body and the class head
+    assert torch.allclose(model.classify.weight, plain.state_dict()["24.weight"], atol=1e-6)
+    assert not hasattr(make_network(8), "both")
+    target = export_onnx(model, tmp_path / "classifier.onnx")
+    classifier = TileClassifier(target)
+    assert classifier.draws_boxes
+    probs, drawn = classifier.read(x[:5])
+    assert probs.shape == (5, len(CLASSIFIER_NAMES)) and drawn.shape == (5, 4)
+    # the half-turn reading's box is turned back before the two are averaged
+    single = classifier.read(x[:5], half_turn=False)[1]
+    turned = classifier.read(x[:5, ::-1, ::-1], half_turn=False)[1]
+    assert np.allclose(drawn, (single + 1 - turned[:, [2, 3, 0, 1]]) / 2, atol=1e-5)
+
+
+def test_a_half_turn_turns_the_box_targets_with_the_crops():
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import augment
+
+    batch = torch.zeros(40, 3, 8, 6)
+    batch[:, 0, :2, :2] = 1.0  # a bright corner at the top left, where the box is
+    boxes = torch.tensor([[0.0, 0.0, 2 / 6, 2 / 8]]).repeat(40, 1)
+    out, turned = augment(batch, torch.Generator().manual_seed(3), boxes=boxes)
+    flipped = turned[:, 0] > 0.5
+    assert 0 < int(flipped.sum()) < 40
+    assert torch.allclose(turned[flipped], torch.tensor([4 / 6, 6 / 8, 1.0, 1.0]))
+    assert (out[flipped][:, :, -1, -1].max(dim=1).values > out[flipped][:, :, 0, 0].max(dim=1).values).all()

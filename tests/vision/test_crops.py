@@ -58,3 +58,28 @@ def test_to_tensor_is_nchw_in_unit_range():
     tensor = to_tensor(crops)
     assert tensor.shape == (2, 3, CROP_HEIGHT, CROP_WIDTH) and tensor.dtype == np.float32
     assert tensor.max() == 1.0
+
+
+def test_a_box_maps_into_its_crop_and_back_whichever_way_the_crop_is_turned():
+    from vision.crops import box_from_crop, box_to_crop, crop_frame
+
+    for box in ((10, 20, 50, 80), (100, 40, 180, 90), (5, 5, 305, 35)):  # upright, sideways, squeezed flat
+        frame = crop_frame(box)
+        assert frame.turned == (box == (100, 40, 180, 90))
+        shares = box_to_crop(box, frame)
+        assert np.all((shares > 0) & (shares < 1))
+        assert np.allclose(box_from_crop(shares, frame), box, atol=1e-3)
+    # in a turned crop, the box's left edge is the crop's bottom edge
+    frame = crop_frame((100, 40, 180, 90))
+    tighter = box_to_crop((110, 40, 180, 90), frame)
+    assert tighter[3] < box_to_crop((100, 40, 180, 90), frame)[3]
+
+
+def test_drawn_boxes_that_stray_keep_the_localisers_box():
+    from vision.crops import boxes_from_crops
+
+    boxes = np.array([[10, 20, 50, 80], [100, 40, 180, 90]], dtype=np.float32)
+    drawn = np.array([[0.1, 0.1, 0.9, 0.9], [0.0, 0.0, 0.1, 0.1]], dtype=np.float32)  # the second far off
+    out = boxes_from_crops(boxes, drawn)
+    assert not np.allclose(out[0], boxes[0]) and np.allclose(out[1], boxes[1])
+    assert np.allclose(boxes_from_crops(boxes, np.full((2, 4), np.nan)), boxes)

@@ -209,6 +209,8 @@ class _FixedLocaliser:
 class _RedShareClassifier:
     """Names a crop 7m when it is mostly red, else "none" (not a tile)."""
 
+    draws_boxes = False
+
     def probabilities(self, crops):
         red = ((crops[..., 0] > 200) & (crops[..., 1] < 60)).mean(axis=(1, 2))
         probs = np.zeros((len(crops), 44), dtype=np.float32)

@@ -57,6 +57,37 @@ def test_data_yaml_joins_the_sources(tmp_path):
         write_data_yaml(tmp_path, config)
 
 
+def test_a_set_in_random_art_styles_paints_its_bundle_once_and_renders_with_it(tmp_path, monkeypatch):
+    """``data.synthetic[].art: {out, random, seed}``: the recipe's own bundle of random painted styles is built
+    (unless it is there already) and handed to ``mjscan synth --art``."""
+    import subprocess
+
+    from datasets.art.bundle import CODES, StyleToWrite, write_bundle
+
+    calls = []
+
+    def run(command, **kwargs):
+        calls.append(command)
+        if "datasets.art.prepare" in command:  # paint a stand-in bundle with the styles asked for
+            out, first, count = (command[command.index(flag) + 1] for flag in ("--out", "--random-seed", "--random"))
+            faces = {code: np.full((16, 12, 4), k, np.uint8) for k, code in enumerate(CODES)}
+            styles = [StyleToWrite(name, "procedural:0", "test", faces) for name in
+                      ["gnome-smooth"] + [f"painted-random-{k}" for k in range(int(first), int(first) + int(count))]]
+            write_bundle(Path(out), styles, held_out="gnome-smooth", face_size=(12, 16))
+
+    monkeypatch.setattr(subprocess, "run", run)
+    spec = {"out": "data/random", "count": 4, "seed": 12, "art": {"out": "art-random", "random": 2, "seed": 100}}
+    assert render_synthetic(tmp_path, spec) == tmp_path / "data" / "random" / "images"
+    painted, rendered = calls
+    assert painted[painted.index("--random"):] == ["--random", "2", "--random-seed", "100"]
+    assert rendered[rendered.index("--art") + 1] == str(tmp_path / "art-random")
+    calls.clear()
+    render_synthetic(tmp_path, spec)  # the bundle holds those styles: only the photos are rendered again
+    assert len(calls) == 1 and "--art" in calls[0]
+    render_synthetic(tmp_path, {**spec, "art": {"out": "art-random", "random": 3, "seed": 100}})
+    assert len(calls) == 3 and "datasets.art.prepare" in calls[1]  # another style count: painted again
+
+
 def test_data_yaml_lists_the_stretched_set_made_once(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     source = tmp_path / "real"

@@ -11,7 +11,10 @@ y away from the player. Every tile carries its group for the sidecar:
 Scene kinds (:data:`SCENE_KINDS`): ``guide`` follows the page's layout guide; ``crooked`` the same with
 crooked rows; ``two_rows`` splits the standing tiles into two rows; ``grid`` lays every tile of the hand
 out in a grid, maybe in a tray; ``table`` adds other players' melds and discards; ``scattered`` lays the
-hand loosely among scattered extra tiles, some face down, some lying on others.
+hand loosely among scattered extra tiles, some face down, some lying on others. Opt-in (only when asked
+for by name, never drawn by default): ``heap`` piles the hand's tiles and extra ones, 15-40 in all, in a
+dense round or oval heap, touching, at any angle, a quarter to two fifths lying partly on others, about
+a tenth face down (photos of tiles heaped together).
 """
 
 from __future__ import annotations
@@ -27,8 +30,16 @@ from scorer.hand import Hand
 from scorer.melds import Direction, Meld, MeldKind
 from datasets.render.tiles import LYING, STANDING, Placed, TileBody
 
-SCENE_KINDS = ("guide", "crooked", "two_rows", "grid", "table", "scattered")
+SCENE_KINDS = ("guide", "crooked", "two_rows", "grid", "table", "scattered", "heap")
+# the kinds drawn when none is asked for, and their shares: opt-in kinds (heap) stay out, so that every
+# seed renders the same photos as before they existed
+DEFAULT_KINDS = ("guide", "crooked", "two_rows", "grid", "table", "scattered")
 SCENE_WEIGHTS = (0.36, 0.16, 0.1, 0.12, 0.13, 0.13)
+
+HEAP_TILES = (15, 40)  # tiles in a heap, the hand's included
+HEAP_STACKED = (0.25, 0.4)  # the share of a heap's tiles laid on others
+HEAP_ON_BELOW = (1 / 3, 1 / 2)  # how much of a stacked tile lies over the tile it was laid on
+HEAP_FACE_DOWN = 0.1  # the share of a heap's tiles face down (taken from the extra tiles: the hand shows)
 
 
 @dataclass
@@ -128,9 +139,11 @@ def lay_row(items: list[Item], body: TileBody, x0: float, y0: float, pose: str =
 
 
 def compose(rng: np.random.Generator, hand: Hand, body: TileBody, kind: str | None = None) -> Scene:
-    """A scene of ``kind`` (random by SCENE_WEIGHTS if None) for the hand."""
+    """A scene of ``kind`` (random among DEFAULT_KINDS by SCENE_WEIGHTS if None) for the hand."""
     if kind is None:
-        kind = str(rng.choice(SCENE_KINDS, p=SCENE_WEIGHTS))
+        kind = str(rng.choice(DEFAULT_KINDS, p=SCENE_WEIGHTS))
+    if kind == "heap":
+        return _heap_scene(rng, hand, body)
     if kind == "grid":
         return _grid_scene(rng, hand, body)
     scene = _guide_scene(rng, hand, body, kind)
@@ -330,6 +343,161 @@ def _scatter(rng: np.random.Generator, scene: Scene, hand: Hand, body: TileBody)
                             group={"kind": "other", "index": k}))
         if not stack:
             occupied.append((float(p[0]), float(p[1])))
+
+
+def _hand_items(hand: Hand) -> list[Item]:
+    """Every tile of the hand (standing, winning, melds, flowers) with its group, all face up."""
+    standing = [t.code for t in hand.concealed]
+    standing.remove(hand.winning_tile.code)
+    items = [Item(c, {"kind": "concealed", "index": i}) for i, c in enumerate(standing)]
+    items.append(Item(hand.winning_tile.code, {"kind": "winning", "index": 0}))
+    for m, meld in enumerate(hand.melds):
+        items += [Item(t.code, {"kind": "meld", "meld": m, "index": i}) for i, t in enumerate(meld.tiles)]
+    items += [Item(t.code, {"kind": "flower", "index": i}) for i, t in enumerate(hand.flowers)]
+    return items
+
+
+def footprint(x: float, y: float, angle: float, w: float, h: float) -> np.ndarray:
+    """The corners (4, 2) of a w x h rectangle centred on (x, y), turned by ``angle`` degrees."""
+    a = math.radians(angle)
+    c, s = math.cos(a), math.sin(a)
+    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    return local @ np.array([[c, s], [-s, c]]) + (x, y)
+
+
+def footprints_overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two rectangles (corners, as :func:`footprint`) overlap with some area (touching edges do
+    not)."""
+    return bool(_overlapping(a, b[None])[0])
+
+
+def _overlap_shifts(quad: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The separating-axis test of the rectangle ``quad`` (4, 2) moved by a vector v against each of the
+    rectangles ``quads`` (m, 4, 2): the axes (m, 4, 2: the edge directions of both, a rectangle's edges
+    being each other's normals) and per axis the range lo < axis . v < hi (m, 4) in which their shadows
+    on it overlap. They overlap where every axis does."""
+    axes = np.concatenate([np.broadcast_to(quad[1:3] - quad[0:2], (len(quads), 2, 2)),
+                           quads[:, 1:3] - quads[:, 0:2]], axis=1)
+    pa = np.einsum("cj,maj->mca", quad, axes)  # (m, 4 corners, 4 axes)
+    pb = np.einsum("mcj,maj->mca", quads, axes)
+    return axes, pb.min(axis=1) - pa.max(axis=1), pb.max(axis=1) - pa.min(axis=1)
+
+
+def _overlapping(quad: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which of the rectangles ``quads`` (m, 4, 2) overlap the rectangle ``quad`` (4, 2)."""
+    _, lo, hi = _overlap_shifts(quad, quads)
+    return ((lo < -1e-9) & (hi > 1e-9)).all(axis=1)
+
+
+def _contact(quad: np.ndarray, way: np.ndarray, quads: np.ndarray) -> float:
+    """The rectangle ``quad`` (4, 2) pushed back along -``way`` from far out along ``way``: how far out
+    it stops, touching the first of ``quads`` it meets (0: it reaches where it is now)."""
+    axes, lo, hi = _overlap_shifts(quad, quads)
+    rate = axes @ way  # (m, 4): the shift along each axis per mm out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a, b = lo / rate, hi / rate
+    flat = np.abs(rate) < 1e-12  # an axis across the way: overlapping on it everywhere or nowhere
+    always = (lo < 0) & (hi > 0)
+    start = np.where(flat, np.where(always, -np.inf, np.inf), np.minimum(a, b))
+    end = np.where(flat, np.where(always, np.inf, -np.inf), np.maximum(a, b))
+    first, last = start.max(axis=1), end.min(axis=1)  # the distances out at which they overlap
+    met = (first < last) & (last > 0)
+    return float(last[met].max()) if met.any() else 0.0
+
+
+def _on_tiles(points: np.ndarray, tiles: list[Placed], body: TileBody) -> np.ndarray:
+    """Which points (n, 2) lie on which lying tiles' footprints: (n, len(tiles)) booleans."""
+    a = np.radians([t.angle for t in tiles])
+    d = points[:, None, :] - np.array([(t.x, t.y) for t in tiles])[None]
+    u = d[..., 0] * np.cos(a) + d[..., 1] * np.sin(a)  # in each tile's own axes
+    v = -d[..., 0] * np.sin(a) + d[..., 1] * np.cos(a)
+    return (np.abs(u) <= body.W / 2) & (np.abs(v) <= body.H / 2)
+
+
+# points spread evenly over a tile (in tile widths and heights): the share of a tile lying over another
+_SAMPLES = np.stack(np.meshgrid((np.arange(8) + 0.5) / 8 - 0.5, (np.arange(10) + 0.5) / 10 - 0.5), -1).reshape(-1, 2)
+
+
+def _heap_scene(rng: np.random.Generator, hand: Hand, body: TileBody) -> Scene:
+    """The hand's tiles and extra ones from the wall heaped together, 15-40 tiles: the lower layer
+    pushed together into a round or oval pile, touching or nearly, at any angle; a quarter to two fifths
+    of the tiles lying on it, each over a third to a half of the tile it was laid on (its centre always
+    over a tile below, so that it would rest flat); about a tenth face down. The hand's tiles keep
+    their groups (though the heap lays no group out), so that the sidecar's hand matches its tiles and
+    the camera keeps them in the frame."""
+    items = _hand_items(hand)
+    n = int(rng.integers(max(HEAP_TILES[0], len(items) + 3), HEAP_TILES[1] + 1))
+    extra = Wall(hand).draw(rng, n - len(items))
+    items += [Item(t.code, {"kind": "other", "index": k}) for k, t in enumerate(extra)]
+    n_down = min(int(rng.binomial(len(items), HEAP_FACE_DOWN)), len(extra))
+    for k in rng.choice(len(extra), n_down, replace=False):
+        items[len(items) - len(extra) + int(k)].face_down = True
+    items = [items[i] for i in rng.permutation(len(items))]
+    n_top = int(round(rng.uniform(*HEAP_STACKED) * len(items)))
+
+    # the pile's long axis: each lower tile is pushed towards a point on it
+    radius = math.sqrt((len(items) - n_top) * body.W * body.H / (0.7 * math.pi))
+    half_axis = float(rng.uniform(0, 0.45)) * radius
+    a = float(rng.uniform(0, math.pi))
+    axis = np.array([math.cos(a), math.sin(a)])
+    low: list[Placed] = []
+    for item in items[n_top:]:
+        low.append(_push_in(rng, item, low, body, axis * float(rng.uniform(-half_axis, half_axis))))
+    top: list[Placed] = []
+    for item in items[:n_top]:
+        tile = _lay_on(rng, item, low, top, body)
+        if tile is None:  # no room left on the pile: it goes on the table at its edge
+            low.append(_push_in(rng, item, low, body, np.zeros(2)))
+        else:
+            top.append(tile)
+    return Scene("heap", low + top, notes={"heap_tiles": len(low) + len(top), "stacked": len(top),
+                                           "face_down": n_down, "oval": round(half_axis / radius, 2)})
+
+
+def _push_in(rng: np.random.Generator, item: Item, low: list[Placed], body: TileBody, target: np.ndarray,
+             tries: int = 10) -> Placed:
+    """The item lying on the table at any angle, pushed towards ``target`` until it meets a tile of
+    ``low`` (0-1 mm short of it, as hands pushing tiles together leave them): pushed from ``tries``
+    sides, it stays where it came nearest the target (pushed from one side only, tiles catch on the
+    first corner they meet and the pile grows branches and holes)."""
+    angle = float(rng.uniform(0, 360))
+    gap = float(rng.uniform(0, 1.0))
+    quad = footprint(float(target[0]), float(target[1]), angle, body.W + gap, body.H + gap)
+    quads = np.array([footprint(t.x, t.y, t.angle, body.W, body.H) for t in low]).reshape(-1, 4, 2)
+    best, best_d = target, math.inf
+    for heading in rng.uniform(0, 2 * math.pi, tries if low else 1):
+        way = np.array([math.cos(heading), math.sin(heading)])
+        d = _contact(quad, way, quads) if low else 0.0
+        if d < best_d:
+            best, best_d = target + way * d, d
+    return Placed(item.code, float(best[0]), float(best[1]), angle, LYING, item.face_down, group=item.group)
+
+
+def _lay_on(rng: np.random.Generator, item: Item, low: list[Placed], top: list[Placed],
+            body: TileBody) -> Placed | None:
+    """The item lying on a tile of ``low`` at any angle, over a third to a half of it, its centre over
+    some lower tile (else it would tip), clear of the tiles already on top; None when no try fits."""
+    top_quads = np.array([footprint(t.x, t.y, t.angle, body.W, body.H) for t in top]).reshape(-1, 4, 2)
+    for _ in range(40):
+        below = low[int(rng.integers(len(low)))]
+        angle = float(rng.uniform(0, 360))
+        share = float(rng.uniform(*HEAP_ON_BELOW))
+        heading = float(rng.uniform(0, 2 * math.pi))
+        way = np.array([math.cos(heading), math.sin(heading)])
+        a = math.radians(angle)
+        samples = _SAMPLES * (body.W, body.H) @ np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+        lo, hi = 0.0, math.hypot(body.W, body.H)  # the share over it falls as the tile moves off it
+        for _ in range(10):
+            mid = (lo + hi) / 2
+            over = _on_tiles(samples + (below.x, below.y) + way * mid, [below], body).mean()
+            lo, hi = (mid, hi) if over > share else (lo, mid)
+        x, y = below.x + way[0] * lo, below.y + way[1] * lo
+        if not _on_tiles(np.array([[x, y]]), low, body).any():
+            continue
+        if _overlapping(footprint(x, y, angle, body.W, body.H), top_quads).any():
+            continue
+        return Placed(item.code, x, y, angle, LYING, item.face_down, z=body.D, stacked=True, group=item.group)
+    return None
 
 
 def _jitter(rng: np.random.Generator, tiles: list[Placed], shift_mm: float, angle_deg: float) -> None:

@@ -35,10 +35,26 @@ BACK_COLOURS = {"green": (50, 125, 40), "blue": (150, 85, 25), "orange": (35, 12
 _CACHE = TextureCache()
 
 
+@dataclass(frozen=True)
+class Framing:
+    """How the camera frames a whole scene: the share of the frame it fills (before the closer shots and
+    close-ups), found in ``rounds`` steps that each move the distance ``damping`` of the way (in log)
+    to where the last view says it should be (close to a scene, perspective is strong: full steps
+    overshoot and can swing to and fro, leaving a heap in half the frame)."""
+
+    fill: tuple[float, float] = (0.55, 0.95)
+    rounds: int = 3
+    damping: float = 1.0
+
+
+SCENE_FRAMING = {"heap": Framing((0.8, 1.0), rounds=6, damping=0.6)}  # heaps are photographed close
+
+
 @dataclass
 class RenderOptions:
     """``size``: the photo's long side in pixels, or a (min, max) range sampled log-uniformly.
-    ``kinds``: the scene kinds to draw from (default: all). ``min_visible``: a tile whose visible face
+    ``kinds``: the scene kinds to draw from, evenly (default: ``layout.DEFAULT_KINDS`` by
+    ``layout.SCENE_WEIGHTS``: all but the opt-in ``heap``). ``min_visible``: a tile whose visible face
     is less than this fraction of its face is left out of the YOLO labels (kept in the sidecar, with
     ``labelled: false``). ``plain``: no texture, shadow, glare, fingers, blur, noise (for tests)."""
 
@@ -84,11 +100,13 @@ def photo_size(rng: np.random.Generator, size: int | tuple[int, int]) -> tuple[i
 
 
 def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody, width: int, height: int,
-                  standing: bool, keep: Sequence[Placed] | None = None) -> tuple[Camera, dict]:
+                  standing: bool, keep: Sequence[Placed] | None = None,
+                  framing: Framing = Framing()) -> tuple[Camera, dict]:
     """Tilt (top-down to ~45 degrees; 35-65 when tiles stand, so that their faces show), any rotation,
-    and a distance that gives tiles 20-250 px wide; most photos frame the whole scene, some come closer.
-    Whatever the framing, every tile of ``keep`` (the hand) ends up wholly inside the frame: the camera
-    backs off and moves (``fit_inside``) until it is, even if that makes tiles smaller than 20 px."""
+    and a distance that gives tiles 20-250 px wide; most photos frame the whole scene (as ``framing``
+    says), some come closer. Whatever the framing, every tile of ``keep`` (the hand) ends up wholly
+    inside the frame: the camera backs off and moves (``fit_inside``) until it is, even if that makes
+    tiles smaller than 20 px."""
     long_side = max(width, height)
     fov = math.radians(rng.uniform(55, 72))
     focal = long_side / 2 / math.tan(fov / 2)
@@ -118,9 +136,9 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
     else:
         target = centre.copy()
         # a close-up of a hand that must stay whole: the scene fills the frame, up to its margin
-        frac = rng.uniform(0.9, 1.0) if closeup else rng.uniform(0.55, 0.95)
+        frac = rng.uniform(0.9, 1.0) if closeup else rng.uniform(*framing.fill)
         dist = focal * body.W / (lo_px + hi_px) * 2
-        for _ in range(3):
+        for _ in range(framing.rounds):
             cam = look_at(target, dist, tilt, azimuth, roll, width, height, focal)
             p = cam.project(pts)
             span = p.max(axis=0) - p.min(axis=0)
@@ -129,7 +147,7 @@ def choose_camera(rng: np.random.Generator, tiles: list[Placed], body: TileBody,
             # re-centre: move the target by the offset of the scene's middle, seen on the table
             shift = cam.image_to_table(np.array([mid, [width / 2, height / 2]]))
             target = target + (shift[0] - shift[1]) * np.array([1, 1, 0])
-            dist *= scale
+            dist *= scale ** framing.damping
         if rng.random() < 0.4 and not closeup:  # closer: the scene's edges leave the frame, tiles get bigger
             dist /= rng.uniform(1.0, 1.8)
         tile_px = focal * body.W / dist
@@ -355,7 +373,8 @@ def render_photo(styles: Sequence[Any], seed: int, index: int, options: RenderOp
     width, height = photo_size(rng, opts.size)
     standing = any(t.pose == STANDING for t in scene.tiles)
     hand_tiles = [t for t in scene.tiles if t.group.get("kind") != "other"]
-    cam, cam_info = choose_camera(rng, scene.tiles, body, width, height, standing, hand_tiles)
+    cam, cam_info = choose_camera(rng, scene.tiles, body, width, height, standing, hand_tiles,
+                                  SCENE_FRAMING.get(scene.kind, Framing()))
     light, light_info = choose_light(rng)
     if opts.plain:
         light = Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4)

@@ -1,4 +1,4 @@
-"""The synthetic photo renderer: exact boxes, every class, melds as laid out, determinism, valid hands.
+"""The synthetic photo renderer: exact boxes, every class, melds as laid out, heaps, determinism, valid hands.
 
 Every test uses a small art bundle drawn in code (datasets.render.procedural_art), never the real art.
 """
@@ -18,7 +18,8 @@ from datasets.labels import CLASS_NAMES, class_id, read_yolo
 from datasets.render import RenderOptions, procedural_bundle, render_photo, render_set, select_styles
 from datasets.render.camera import look_at
 from datasets.render.hands import random_hand
-from datasets.render.layout import meld_items
+from datasets.render.layout import (DEFAULT_KINDS, SCENE_KINDS, SCENE_WEIGHTS, compose, footprint, footprints_overlap,
+                                    meld_items)
 from datasets.render.procedural_art import ProceduralStyle
 from datasets.render.scene import label_tiles, render_tiles
 from datasets.render.tiles import LYING, STANDING, Light, Placed, TextureCache, TileBody, TileRenderer
@@ -167,13 +168,13 @@ def test_meld_scenes_show_sideways_and_face_down_tiles(styles):
     assert sideways > 10 and face_down > 2
 
 
-@pytest.mark.parametrize("kind", ["guide", "crooked", "two_rows", "table", "scattered", "grid"])
+@pytest.mark.parametrize("kind", ["guide", "crooked", "two_rows", "table", "scattered", "grid", "heap"])
 def test_the_whole_hand_is_in_the_frame_and_labelled(styles, kind):
     """Whatever the framing (close-ups included), every tile of the hand lies wholly inside the photo and
     is labelled: no tile out of frame, none hidden by fingers, by a standing row or by a kong's fourth
     tile on top; so the hand can be read from the labels. Tiles outside the hand may leave the frame;
-    in ``scattered`` scenes they may also lie on the hand's tiles (on purpose), so there only the frame
-    is checked."""
+    in ``scattered`` scenes they may also lie on the hand's tiles (on purpose), and in a ``heap`` any tile
+    may lie on any other, so there only the frame is checked."""
     on_top = closeups = 0
     for i in range(16):
         photo = render_photo(styles, 11, i, RenderOptions(size=(320, 480), kinds=(kind,)))
@@ -183,7 +184,7 @@ def test_the_whole_hand_is_in_the_frame_and_labelled(styles, kind):
         for tile in side["tiles"]:
             if tile["group"]["kind"] == "other":
                 continue
-            assert tile["labelled"] or kind == "scattered", (i, tile)
+            assert tile["labelled"] or kind in ("scattered", "heap"), (i, tile)
             x1, y1, x2, y2 = tile["box"]
             assert 0 < x1 < x2 < w and 0 < y1 < y2 < h, (i, tile)
             assert all(0 < x < w and 0 < y < h for x, y in tile["quad"]), (i, tile)
@@ -230,6 +231,111 @@ def test_random_hands_are_valid_winning_hands():
         kinds["concealed_kong"] += sum(m.concealed for m in hand.melds)
         kinds["flowers"] += bool(hand.flowers)
     assert all(kinds[n] for n in range(5)) and kinds["concealed_kong"] and kinds["flowers"]
+
+
+
+# --- heaps: an opt-in scene kind --------------------------------------------------------------------
+
+
+def test_the_default_kinds_are_drawn_as_before_heaps_existed():
+    """compose(kind=None) draws the same six kinds with the same weights by the same one draw as before
+    ``heap`` was added, so every seed renders the photos it did (earlier training sets stay
+    reproducible); heap is only drawn when asked for by name."""
+    assert "heap" in SCENE_KINDS and "heap" not in DEFAULT_KINDS
+    before = ("guide", "crooked", "two_rows", "grid", "table", "scattered")
+    weights = (0.36, 0.16, 0.1, 0.12, 0.13, 0.13)
+    assert DEFAULT_KINDS == before and SCENE_WEIGHTS == weights
+    body = _body()
+    drawn = Counter()
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        hand = random_hand(rng)
+        twin = np.random.default_rng()
+        twin.bit_generator.state = rng.bit_generator.state
+        kind = compose(rng, hand, body).kind
+        assert kind == str(twin.choice(before, p=weights)), seed
+        drawn[kind] += 1
+    assert set(drawn) == set(before)
+
+
+def _share_on(tile, below, body, n=24) -> float:
+    """The share of ``tile``'s footprint lying on ``below``'s (both lying), on an n x n grid of points
+    (n = 1: whether its centre does)."""
+    u, v = np.meshgrid((np.arange(n) + 0.5) / n - 0.5, (np.arange(n) + 0.5) / n - 0.5)
+    a, b = np.radians(tile.angle), np.radians(below.angle)
+    x = tile.x + u.ravel() * body.W * np.cos(a) - v.ravel() * body.H * np.sin(a) - below.x
+    y = tile.y + u.ravel() * body.W * np.sin(a) + v.ravel() * body.H * np.cos(a) - below.y
+    along, across = x * np.cos(b) + y * np.sin(b), -x * np.sin(b) + y * np.cos(b)
+    return float(np.mean((np.abs(along) <= body.W / 2) & (np.abs(across) <= body.H / 2)))
+
+
+def test_a_heap_piles_15_to_40_tiles_touching_at_any_angle_some_on_others():
+    """The hand's tiles and extra ones, 15-40, none through another: the lower layer touching (0-1 mm
+    apart), at angles other than right ones; a quarter to two fifths on top, each over a third to a half
+    of a tile below with its centre over one (it would rest flat); about a tenth face down, none of the
+    hand's."""
+    body = _body()
+    total = on_top = face_down = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        hand = random_hand(rng)
+        scene = compose(rng, hand, body, "heap")
+        tiles = scene.tiles
+        assert scene.kind == "heap" and 15 <= len(tiles) <= 40
+        in_hand = Counter(t.code for t in tiles if t.group["kind"] != "other")
+        assert in_hand == Counter([x.code for x in hand.all_tiles()] + [f.code for f in hand.flowers])
+        assert not any(t.face_down for t in tiles if t.group["kind"] != "other")
+        skew = [min(t.angle % 90, 90 - t.angle % 90) for t in tiles]
+        assert sum(s > 5 for s in skew) > len(tiles) / 2, skew
+        low = [t for t in tiles if t.z == 0 and not t.stacked]
+        top = [t for t in tiles if t.stacked]
+        assert len(low) + len(top) == len(tiles) and all(t.z == body.D for t in top)
+        for layer in (low, top):
+            quads = [footprint(t.x, t.y, t.angle, body.W, body.H) for t in layer]
+            for i in range(len(quads)):
+                for j in range(i):
+                    assert not footprints_overlap(quads[i], quads[j]), (seed, i, j)
+        quads = [footprint(t.x, t.y, t.angle, body.W, body.H) for t in low]
+        for i, t in enumerate(low):  # grown by a little over the 1 mm gap, every tile meets another
+            grown = footprint(t.x, t.y, t.angle, body.W + 2.2, body.H + 2.2)
+            assert any(footprints_overlap(grown, q) for j, q in enumerate(quads) if j != i), (seed, i)
+        for t in top:
+            shares = [_share_on(t, b, body) for b in low]
+            assert any(0.3 <= s <= 0.55 for s in shares), (seed, sorted(shares)[-3:])
+            assert any(_share_on(t, b, body, n=1) == 1.0 for b in low)  # its centre is over a lower tile
+        total += len(tiles)
+        on_top += len(top)
+        face_down += sum(t.face_down for t in tiles)
+    assert 0.22 <= on_top / total <= 0.42 and 0.04 <= face_down / total <= 0.16, (on_top, face_down, total)
+    assert footprints_overlap(footprint(0, 0, 30, 28, 37), footprint(20, 10, 75, 28, 37))
+    assert not footprints_overlap(footprint(0, 0, 0, 28, 37), footprint(28, 0, 0, 28, 37))  # edge to edge
+
+
+def test_heap_photos_label_every_visible_tile_and_frame_the_heap_close(styles):
+    """Rendered heaps: 15-40 tiles, most labelled, tiles on top labelled and the ones they cover boxed
+    by what shows of them (or dropped under 40 %), the heap filling most of the photo."""
+    for i in range(4):
+        photo = render_photo(styles, 3, i, RenderOptions(size=320, kinds=("heap",)))
+        side = photo.sidecar
+        w, h = side["image"]["width"], side["image"]["height"]
+        tiles = side["tiles"]
+        assert side["scene"]["kind"] == "heap" and 15 <= len(tiles) <= 40
+        labelled = [t for t in tiles if t["labelled"]]
+        assert len(photo.labels) == len(labelled) >= len(tiles) / 2
+        assert any(t["on_top"] for t in labelled) and any(t["class"] == "back" for t in tiles)
+        assert any(not t["on_top"] and 0.4 <= t["visible"] < 0.9 for t in labelled)  # partly under another
+        for t in tiles:
+            assert t["class"] == ("back" if t["face_down"] else t["tile"])
+            if t["box"] is None:
+                continue
+            quad = np.array(t["quad"])
+            lo, hi = np.clip(quad.min(axis=0), 0, (w, h)), np.clip(quad.max(axis=0), 0, (w, h))
+            x1, y1, x2, y2 = t["box"]
+            assert lo[0] - 1 <= x1 < x2 <= hi[0] + 1 and lo[1] - 1 <= y1 < y2 <= hi[1] + 1, (i, t)
+            assert t["labelled"] == (t["visible"] >= 0.4 and x2 - x1 >= 2 and y2 - y1 >= 2), (i, t)
+        boxes = np.array([t["box"] for t in labelled])
+        span = max((boxes[:, 2].max() - boxes[:, 0].min()) / w, (boxes[:, 3].max() - boxes[:, 1].min()) / h)
+        assert span > 0.65, (i, span)
 
 
 # --- the data set on disk ----------------------------------------------------------------------------
@@ -282,6 +388,12 @@ def test_mjscan_synth_command(cli, tmp_path):
     assert run.status == 2 and "--size" in run.err
     run = cli("synth", "--out", str(out))
     assert run.status == 2 and "--count" in run.err
+    run = cli("synth", "--count", "1", "--out", str(tmp_path / "heap"), "--kinds", "heap", "--size", "320",
+              "--workers", "1", "--procedural-art", "--quiet")
+    assert run.status == 0, run.err
+    assert json.loads((tmp_path / "heap" / "sidecars" / "000000.json").read_text())["scene"]["kind"] == "heap"
+    run = cli("synth", "--count", "1", "--out", str(out), "--procedural-art", "--kinds", "pile")
+    assert run.status == 2 and "heap" in run.err
 
 
 def test_renders_with_the_art_bundles_own_types():

@@ -172,16 +172,23 @@ def make_network(width: int = 32, classes: int = NUM_CLASSES + 1, *, box_head: b
             self.body = nn.Sequential(*layers[:-3])
             self.pool = nn.Sequential(*layers[-3:])
             self.classify = nn.Linear(8 * w, classes)
-            self.box = nn.Sequential(nn.Flatten(), nn.Linear(8 * w * 12, 128), nn.ReLU(inplace=True), nn.Linear(128, 4))
+            # from the 8 x 6 grid (before the last stride), where an edge is still placed to an eighth of the crop
+            self.box = nn.Sequential(*block(4 * w, w), nn.Flatten(), nn.Linear(w * 48, 128), nn.ReLU(inplace=True),
+                                     nn.Linear(128, 4))
 
         def forward(self, x):
             return self.classify(self.pool(self.body(x)))
 
         def both(self, x):
-            grid = self.body(x)
-            return self.classify(self.pool(grid)), self.box(grid)
+            fine = self.body[:BOX_LAYER](x)
+            grid = self.body[BOX_LAYER:](fine)
+            return self.classify(self.pool(grid)), self.box(fine)
 
     return TileNet()
+
+
+BOX_LAYER = 18
+"""The box head reads the body's output after this many layers: the 8 x 6 grid of 4 x width channels."""
 
 
 def load_weights(model, state: dict) -> None:

@@ -115,8 +115,10 @@ def test_train_configs_name_every_setting():
     from pathlib import Path
 
     repo = Path(__file__).resolve().parents[2]
-    localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "localizer-round4", "detector")
-    classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4", "classifier")
+    localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "localizer-round4", "localizer-round5",
+                       "detector")
+    classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
+                        "classifier-round5", "classifier")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain)}
     for name in localiser_chain:

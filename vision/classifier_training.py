@@ -373,11 +373,14 @@ def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:
     return float((predict(model, crops).argmax(1) == labels).mean())
 
 
-def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str] | None = None) -> Path:
+def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str] | None = None,
+                boxes: bool = True) -> Path:
     """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1), output ``probs`` N x 44, and
-    with a box head also ``boxes`` N x 4 (the tile's box as shares of the crop)."""
+    with a box head also ``boxes`` N x 4 (the tile's box as shares of the crop), unless ``boxes`` is False."""
     import onnx
     import torch
+
+    with_boxes = boxes and hasattr(model, "both")
 
     class WithSoftmax(torch.nn.Module):
         def __init__(self, inner):
@@ -385,7 +388,7 @@ def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str]
             self.inner = inner
 
         def forward(self, x):
-            if hasattr(self.inner, "both"):
+            if with_boxes:
                 logits, boxes = self.inner.both(x)
                 return torch.softmax(logits, dim=1), boxes
             return torch.softmax(self.inner(x), dim=1)
@@ -394,7 +397,7 @@ def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str]
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
-    outputs = ["probs", "boxes"] if hasattr(model, "both") else ["probs"]
+    outputs = ["probs", "boxes"] if with_boxes else ["probs"]
     torch.onnx.export(WithSoftmax(model), dummy, str(target), input_names=["crops"], output_names=outputs,
                       dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in outputs}}, opset_version=17,
                       dynamo=False)

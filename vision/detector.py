@@ -20,7 +20,11 @@ What happens to a photo:
    model's input, the photo is also cut into overlapping windows (``vision.boxes.plan_slices``), each
    window is run like a photo, and everything (the whole-photo pass included) is merged by NMS that
    also drops a box lying mostly inside a better one (a tile cut by a window's edge).
-7. **Sideways**: ``mark_sideways`` below.
+7. **Naming and redrawing** (a one-class localiser): the tile classifier (``vision.classifier``) names
+   the crop of each box, and where its model has a box head it also draws the tile's box in the crop;
+   that box replaces the localiser's (``vision.crops.boxes_from_crops``), being finer than the
+   localiser's 320 px input allows. A drawn box that strays far from its crop's box is not used.
+8. **Sideways**: ``mark_sideways`` below.
 
 Importing this module loads numpy and Pillow only; onnxruntime is imported when a Detector is made.
 """

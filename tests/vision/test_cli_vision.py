@@ -118,9 +118,9 @@ def test_train_configs_name_every_setting():
     localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "localizer-round4", "localizer-round5",
                        "detector")
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
-                        "classifier-round5", "classifier")
+                        "classifier-round5")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
-               for name in (*localiser_chain, *classifier_chain)}
+               for name in (*localiser_chain, *classifier_chain, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
         for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
             assert key in configs[name]
@@ -140,8 +140,12 @@ def test_train_configs_name_every_setting():
         run = configs[before]["run"]
         assert configs[after]["init"] == f"{run['project']}/{run['name']}/classifier.pt"
         assert configs[after]["task"] == "classifier"
+    # the shipped classifier is the mean of the chain's last two rounds
+    assert configs["classifier"]["task"] == "classifier-average"
+    assert configs["classifier"]["average"] == [f"{configs[name]['run']['project']}/{configs[name]['run']['name']}"
+                                                f"/classifier.pt" for name in classifier_chain[-2:]]
     # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"
     assert all(not configs[name]["export"]["onnx"].startswith("models/")
-               for name in (*localiser_chain[:-1], *classifier_chain[:-1]))
+               for name in (*localiser_chain[:-1], *classifier_chain, "classifier-boxhead"))

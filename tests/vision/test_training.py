@@ -203,3 +203,37 @@ def test_training_leaves_pillow_as_it_found_it():
     _yolo()
     with pytest.raises(UnidentifiedImageError):
         Image.open(io.BytesIO(b"not an image at all"))
+
+
+def test_the_averaging_recipe_exports_the_mean_of_two_rounds(tmp_path):
+    """``task: classifier-average``: the shipped classifier is the mean of two rounds' weights."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from vision.classifier import TileClassifier
+    from vision.classifier_training import make_network
+    from vision.training import train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "runs").mkdir()
+    states = []
+    for k in (1, 2):
+        torch.manual_seed(k)
+        states.append(make_network(8).state_dict())
+        torch.save(states[-1], tmp_path / "runs" / f"round{k}.pt")
+    recipe = _write_recipe(tmp_path / "average.yaml", """
+task: classifier-average
+average: [runs/round1.pt, runs/round2.pt]
+network: {width: 8}
+run: {project: runs, name: mean}
+export: {onnx: models/classifier.onnx}
+""")
+    target = train(recipe)
+    mean = torch.load(tmp_path / "runs" / "mean" / "classifier.pt")
+    assert torch.allclose(mean["0.weight"], (states[0]["0.weight"] + states[1]["0.weight"]) / 2)
+    assert TileClassifier(target).probabilities(np.zeros((1, 64, 48, 3), np.uint8)).shape == (1, 44)
+    (tmp_path / "runs" / "round2.pt").unlink()
+    with pytest.raises(TrainingError, match="missing"):
+        train(recipe)
+    with pytest.raises(TrainingError, match="two or more"):
+        load_config(_write_recipe(tmp_path / "one.yaml", "task: classifier-average\naverage: [runs/round1.pt]\n"))

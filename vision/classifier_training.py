@@ -317,30 +317,29 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     return model, history
 
 
+def _run_batches(model, crops: np.ndarray, batch: int, read, columns: int) -> np.ndarray:
+    """``read(model, input batch)`` over uint8 crops in batches, in eval mode, without gradients."""
+    import torch
+
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for start in range(0, len(crops), batch):
+            xb = torch.from_numpy(crops[start:start + batch]).permute(0, 3, 1, 2).float().div_(255.0)
+            out.append(read(model, xb).numpy())
+    return np.concatenate(out) if out else np.zeros((0, columns), np.float32)
+
+
 def predict(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
     """Class probabilities (N x 44) of uint8 crops with a torch model."""
     import torch
 
-    model.eval()
-    out = []
-    with torch.no_grad():
-        for start in range(0, len(crops), batch):
-            xb = torch.from_numpy(crops[start:start + batch]).permute(0, 3, 1, 2).float().div_(255.0)
-            out.append(torch.softmax(model(xb), dim=1).numpy())
-    return np.concatenate(out) if out else np.zeros((0, NUM_CLASSES + 1), np.float32)
+    return _run_batches(model, crops, batch, lambda m, xb: torch.softmax(m(xb), dim=1), NUM_CLASSES + 1)
 
 
 def draw_boxes(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
     """The box (N x 4 shares of the crop) a model with a box head draws in each uint8 crop."""
-    import torch
-
-    model.eval()
-    out = []
-    with torch.no_grad():
-        for start in range(0, len(crops), batch):
-            xb = torch.from_numpy(crops[start:start + batch]).permute(0, 3, 1, 2).float().div_(255.0)
-            out.append(model.both(xb)[1].numpy())
-    return np.concatenate(out) if out else np.zeros((0, 4), np.float32)
+    return _run_batches(model, crops, batch, lambda m, xb: m.both(xb)[1], 4)
 
 
 def box_iou_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -90,6 +90,12 @@ class TileClassifier:
 
     def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best tile class (0..42) of each crop and its probability (low when the crop looks like no tile)."""
-        probs = self.probabilities(crops)[:, :NUM_CLASSES]
-        classes = probs.argmax(axis=1)
-        return classes, probs[np.arange(len(classes)), classes]
+        return best_tile(self.probabilities(crops))
+
+
+def best_tile(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The best of the 43 tile classes in each row of the classifier's probabilities (N x 44, "none" last),
+    and its probability."""
+    tiles = probs[:, :NUM_CLASSES]
+    classes = tiles.argmax(axis=1)
+    return classes, tiles[np.arange(len(classes)), classes]

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from vision.boxes import iou_matrix
+
 CROP_WIDTH = 48
 CROP_HEIGHT = 64
 MARGIN = 0.08
@@ -94,11 +96,7 @@ def boxes_from_crops(boxes: np.ndarray, drawn: np.ndarray, *, margin: float = MA
         refined = box_from_crop(shares, crop_frame(box, margin=margin))
         if not np.all(np.isfinite(refined)) or refined[2] <= refined[0] or refined[3] <= refined[1]:
             continue
-        x1, y1 = max(box[0], refined[0]), max(box[1], refined[1])
-        x2, y2 = min(box[2], refined[2]), min(box[3], refined[3])
-        inter = max(x2 - x1, 0.0) * max(y2 - y1, 0.0)
-        union = (box[2] - box[0]) * (box[3] - box[1]) + (refined[2] - refined[0]) * (refined[3] - refined[1]) - inter
-        if union > 0 and inter / union >= min_iou:
+        if iou_matrix(box[None], refined[None])[0, 0] >= min_iou:
             out[i] = refined
     return out
 

@@ -344,10 +344,10 @@ class Detector:
         crops = tile_crops(image, boxes)
         if self.classifier.draws_boxes and self.refine_boxes:
             # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
+            from vision.classifier import best_tile
+
             probs, drawn = self.classifier.read(crops)
-            probs = probs[:, :NUM_CLASSES]
-            classes = probs.argmax(axis=1)
-            probability = probs[np.arange(len(classes)), classes]
+            classes, probability = best_tile(probs)
             boxes = boxes_from_crops(boxes, drawn)
         else:
             classes, probability = self.classifier.classify(crops)

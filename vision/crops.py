@@ -91,8 +91,9 @@ def boxes_from_crops(boxes: np.ndarray, drawn: np.ndarray, *, margin: float = MA
     """The boxes a box head drew (N x 4 shares of each box's crop) in the photo's pixels. Where a drawn box
     is degenerate or strays from the box it was drawn in (IoU below ``min_iou``), the box is kept as it was:
     a crop of a heap may show a neighbour better than its own tile."""
-    out = np.asarray(boxes, dtype=np.float32).reshape(-1, 4).copy()
-    for i, (box, shares) in enumerate(zip(out.copy(), np.asarray(drawn, dtype=np.float32).reshape(-1, 4))):
+    given = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    out = given.copy()
+    for i, (box, shares) in enumerate(zip(given, np.asarray(drawn, dtype=np.float32).reshape(-1, 4))):
         refined = box_from_crop(shares, crop_frame(box, margin=margin))
         if not np.all(np.isfinite(refined)) or refined[2] <= refined[0] or refined[3] <= refined[1]:
             continue

@@ -253,7 +253,7 @@ def average_classifiers_recipe(config: dict[str, Any], root: Path) -> Path:
         import torch
     except ImportError as error:
         raise TrainingError(f"Averaging classifiers needs torch ({error}): pip install -e '.[train]'") from None
-    from vision.classifier_training import export_onnx, make_network
+    from vision.classifier_training import make_network
 
     states = []
     for name in config["average"]:
@@ -267,16 +267,28 @@ def average_classifiers_recipe(config: dict[str, Any], root: Path) -> Path:
                 if states[0][key].is_floating_point() else states[-1][key] for key in states[0]}
     model = make_network(int(config.get("network", {}).get("width", 32)))
     model.load_state_dict(averaged)
-    run = config.get("run", {})
-    run_dir = root / run.get("project", "runs/classifier") / run.get("name", "average")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    torch.save(model.state_dict(), run_dir / "classifier.pt")
-    target = root / config.get("export", {}).get("onnx", "models/classifier.onnx")
-    export_onnx(model, target, metadata={"recipe": str(config.get("_path", "")),
-                                         "average": json.dumps(list(config["average"]))})
+    _, target = save_classifier(config, root, model, "average", {"average": json.dumps(list(config["average"]))})
     print(f"mjscan train: averaged {len(states)} classifiers -> {target} ({target.stat().st_size / 1e6:.1f} MB)",
           file=sys.stderr)
     return target
+
+
+def save_classifier(config: dict[str, Any], root: Path, model, default_name: str,
+                    metadata: dict[str, str]) -> tuple[Path, Path]:
+    """A classifier recipe's end: its weights in the run folder (``run.project``/``run.name``/classifier.pt) and
+    its ONNX export (``export.onnx``, with the box output unless ``export.boxes`` is false); answers both paths."""
+    import torch
+
+    from vision.classifier_training import export_onnx
+
+    run = config.get("run", {})
+    run_dir = root / run.get("project", "runs/classifier") / run.get("name", default_name)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), run_dir / "classifier.pt")
+    target = root / config.get("export", {}).get("onnx", "models/classifier.onnx")
+    export_onnx(model, target, metadata={"recipe": str(config.get("_path", "")), **metadata},
+                boxes=bool(config.get("export", {}).get("boxes", True)))
+    return run_dir, target
 
 
 def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = None,
@@ -290,7 +302,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         import onnx  # noqa: F401
     except ImportError as error:
         raise TrainingError(f"Training the classifier needs torch and onnx ({error}): pip install -e '.[train]'") from None
-    from vision.classifier_training import build_crops, export_onnx, train_classifier
+    from vision.classifier_training import build_crops, train_classifier
 
     data = config["data"]
     sources: list[Path] = []
@@ -343,15 +355,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
         train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
         box_evaluations=box_evaluations)
-    run = config.get("run", {})
-    run_dir = root / run.get("project", "runs/classifier") / run.get("name", "train")
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir, target = save_classifier(config, root, model, "train", {"epochs": str(len(history))})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1) + "\n")
-    import torch
-
-    torch.save(model.state_dict(), run_dir / "classifier.pt")
-    target = root / config.get("export", {}).get("onnx", "models/classifier.onnx")
-    export_onnx(model, target, metadata={"recipe": str(config.get("_path", "")), "epochs": str(len(history))},
-                boxes=bool(config.get("export", {}).get("boxes", True)))
     print(f"mjscan train: exported the classifier -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
     return target

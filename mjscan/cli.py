@@ -509,6 +509,9 @@ def _add_synth(commands: Any) -> None:
     prep.add_argument("--random", type=int, default=0, metavar="N",
                       help="N random painted styles instead of the fixed ones (domain randomisation)")
     prep.add_argument("--random-seed", type=int, default=0, metavar="S", help="the first random style's seed")
+    prep.add_argument("--random-generation", type=int, default=1, choices=(1, 2), metavar="G",
+                      help="the painter's option set for random styles: 1, or 2 (adds flowers without seat "
+                           "numbers, the 1s as one stick, other White frames)")
     prep.set_defaults(run=cmd_prepare_art)
 
 
@@ -599,7 +602,8 @@ def cmd_prepare_art(args: argparse.Namespace) -> int:
     if args.contact_sheet:
         argv += ["--contact-sheet", args.contact_sheet]
     if args.random:
-        argv += ["--random", str(args.random), "--random-seed", str(args.random_seed)]
+        argv += ["--random", str(args.random), "--random-seed", str(args.random_seed),
+                 "--random-generation", str(args.random_generation)]
     return prepare_main(argv)
 
 

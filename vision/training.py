@@ -117,20 +117,22 @@ def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
 
 
 def prepare_random_art(root: Path, spec: dict[str, Any]) -> Path:
-    """The recipe's own art bundle of random painted styles (``{out, random, seed}``), built unless the folder
-    already holds exactly those styles."""
+    """The recipe's own art bundle of random painted styles (``{out, random, seed}``, and ``generation``: 1 unless
+    given), built unless the folder already holds exactly those styles."""
     from datasets.art.bundle import load_bundle
     from datasets.art.prepare import random_specs
 
     out = root / spec["out"]
-    wanted = {s.name for s in random_specs(int(spec["random"]), int(spec["seed"]))}
+    generation = int(spec.get("generation", 1))
+    wanted = {s.name for s in random_specs(int(spec["random"]), int(spec["seed"]), generation)}
     try:
         if {style.name for style in load_bundle(out).training_styles()} == wanted:
             return out
     except (ValueError, OSError):
         pass
     command = [sys.executable, "-m", "datasets.art.prepare", "--out", str(out), "--quiet",
-               "--random", str(spec["random"]), "--random-seed", str(spec["seed"])]
+               "--random", str(spec["random"]), "--random-seed", str(spec["seed"]),
+               "--random-generation", str(generation)]
     print("mjscan train: painting", spec["random"], "random art styles into", out, file=sys.stderr)
     subprocess.run(command, check=True, cwd=root)
     return out

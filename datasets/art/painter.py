@@ -75,11 +75,13 @@ class Scheme:
     palette: Palette = field(default_factory=Palette)
     dots: str = "rings"  # rings | flower | coin | solid
     sticks: str = "segmented"  # segmented | bars | reeds
-    bird: str = "sparrow"  # sparrow | peacock
+    bird: str = "sparrow"  # sparrow | peacock | stick (the 1s as one big bamboo stick, as some sets draw it)
     white: str = "frame"  # blank | frame | double | char
+    white_inset: float = 0.13  # double frame: the inner frame's inset, a share of the face's width
+    white_line: float = 1.0  # the White dragon's frame line, times the usual width
     index: str | None = None  # None | "tl" | "tr": corner indices on suits, winds and dragons
     bonus: str = "char"  # char | picture
-    bonus_numeral: str = "arabic"  # arabic | chinese: the seat number on flowers and seasons
+    bonus_numeral: str = "arabic"  # arabic | chinese | none: the seat number on flowers and seasons
     bonus_frame: bool = True
     border: bool = False  # a thin printed line round the face
     spread: float = 1.0  # how far dots and sticks stand from the face's centre
@@ -168,8 +170,25 @@ def _random_palette(rng: random.Random) -> Palette:
                    branch=tuple(rng.randint(60, 140) for _ in range(3)))
 
 
-def random_scheme(seed: int) -> Scheme:
-    """A style drawn at random from every option the painter has (named ``painted-random-<seed>``)."""
+# Generation 2 adds options real sets have and generation 1 never drew: flowers and seasons without a seat
+# number (only the character or picture tells them apart), the 1s as one big stick, White frames of other
+# weights and insets. Generation 1 stays as it was, so that older recipes paint the same styles.
+RANDOM_GENERATIONS = (1, 2)
+RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-"}
+
+
+def random_style_name(seed: int, generation: int = 1) -> str:
+    """``painted-random-<seed>`` (generation 1) or ``painted-random-g2-<seed>``."""
+    if generation not in RANDOM_PREFIXES:
+        raise ValueError(f"The random style generation must be one of {RANDOM_GENERATIONS}, not {generation}.")
+    return f"{RANDOM_PREFIXES[generation]}{seed}"
+
+
+def random_scheme(seed: int, generation: int = 1) -> Scheme:
+    """A style drawn at random from every option the painter has (named by ``random_style_name``).
+
+    Generation 2 draws the same style as generation 1 and then its own extra options, from the same stream."""
+    name = random_style_name(seed, generation)
     rng = random.Random(f"random-scheme:{seed}")
     back_kind = rng.choice((None, "plain", "lattice", "stripes", "emblem"))
     back = None
@@ -178,8 +197,8 @@ def random_scheme(seed: int) -> Scheme:
     elif back_kind:
         base = _dark_ink(rng)
         back = (back_kind, base, tuple(min(255, c + rng.randint(40, 120)) for c in base))
-    return Scheme(
-        f"{RANDOM_PREFIX}{seed}", seed=seed, font=rng.choice(FONT_KINDS), weight=rng.randint(0, 7),
+    scheme = Scheme(
+        name, seed=seed, font=rng.choice(FONT_KINDS), weight=rng.randint(0, 7),
         tall=rng.uniform(0.82, 1.0), index_font=rng.choice(INDEX_FONT_KINDS), palette=_random_palette(rng),
         dots=rng.choice(("rings", "flower", "coin", "solid")), sticks=rng.choice(("segmented", "bars", "reeds")),
         bird=rng.choice(("sparrow", "peacock")), white=rng.choice(("blank", "frame", "double", "char")),
@@ -187,6 +206,11 @@ def random_scheme(seed: int) -> Scheme:
         bonus_numeral=rng.choice(("arabic", "chinese")), bonus_frame=rng.random() < 0.5, border=rng.random() < 0.3,
         spread=rng.uniform(0.9, 1.05), size=rng.uniform(0.88, 1.1), five=rng.choice(("五", "伍")),
         wan=rng.choice(("萬", "萬", "万")), back=back)
+    if generation == 1:
+        return scheme
+    return replace(scheme, bonus_numeral=rng.choice((scheme.bonus_numeral, "none")),
+                   bird=scheme.bird if rng.random() < 0.65 else "stick",
+                   white_inset=rng.uniform(0.08, 0.3), white_line=rng.uniform(0.6, 1.7))
 
 
 def _jitter(rng: random.Random, colour: RGB, amount: int = 10) -> RGB:
@@ -541,7 +565,10 @@ class FacePainter:
         box = self._content(corner_index=True)
         x0, y0, x1, y1 = box
         width, height = x1 - x0, y1 - y0
-        if rank == 1:
+        if rank == 1 and self.scheme.bird == "stick":
+            cx, cy = self._spread(box, 0.5, 0.5)
+            self._stick(cx, cy, 0.62 * height * self.scheme.size, 0.16 * width * self.scheme.size, self.palette.green)
+        elif rank == 1:
             self._bird(box)
         elif rank == 8:
             length, stick = 0.4 * height * self.scheme.size, 0.11 * width * self.scheme.size
@@ -650,11 +677,11 @@ class FacePainter:
             self._text("白", (x0 + 0.1 * w, y0 + 0.1 * h, x1 - 0.1 * w, y1 - 0.1 * h), p.frame)
             self._index("P")
             return
-        line = max(3, int(0.07 * w))
+        line = max(3, int(0.07 * w * self.scheme.white_line))
         outer = [x0 + 0.12 * w, y0 + 0.08 * h, x1 - 0.12 * w, y1 - 0.08 * h]
         self.draw.rectangle(outer, outline=p.frame + (255,), width=line)
         if style == "double":
-            inset = 0.13 * w
+            inset = self.scheme.white_inset * w
             inner = [outer[0] + inset, outer[1] + inset, outer[2] - inset, outer[3] - inset]
             self.draw.rectangle(inner, outline=p.frame + (255,), width=max(2, line // 2))
         self._index("P")
@@ -667,7 +694,8 @@ class FacePainter:
         seat = (rank - 1) % 4 + 1
         char = (SEASONS if season else FLOWERS)[seat - 1]
         colour = p.season if season else p.flower
-        number = str(seat) if self.scheme.bonus_numeral == "arabic" else NUMERALS[seat - 1]
+        numeral = self.scheme.bonus_numeral
+        number = "" if numeral == "none" else str(seat) if numeral == "arabic" else NUMERALS[seat - 1]
         number_font = self.index_font if self.scheme.bonus_numeral == "arabic" else self.font
         x0, y0, x1, y1 = self._content()
         w, h = x1 - x0, y1 - y0
@@ -677,16 +705,17 @@ class FacePainter:
             x0, y0, x1, y1 = x0 + 0.06 * w, y0 + 0.05 * h, x1 - 0.06 * w, y1 - 0.05 * h
             w, h = x1 - x0, y1 - y0
         number_box = (x1 - (0.3 if number.isdigit() else 0.36) * w, y0, x1, y0 + 0.2 * h)
+        if number:
+            self._text(number, number_box, p.red if season else p.blue, font=number_font, tall=1.0, anchor="right",
+                       weight=0 if number_font is not self.font else None)
         if self.scheme.bonus == "picture":
             self._text(char, (x0, y0, x0 + 0.42 * w, y0 + 0.3 * h), colour, anchor="left")
-            self._text(number, number_box, p.red if season else p.blue, font=number_font, tall=1.0, anchor="right",
-                       weight=0 if number_font is not self.font else None)
             picture = (x0 + 0.02 * w, y0 + 0.33 * h, x1 - 0.02 * w, y1)
             (self._season_picture if season else self._flower_picture)(seat, picture)
-        else:
-            self._text(number, number_box, p.red if season else p.blue, font=number_font, tall=1.0, anchor="right",
-                       weight=0 if number_font is not self.font else None)
+        elif number:
             self._text(char, (x0 + 0.08 * w, y0 + 0.24 * h, x1 - 0.08 * w, y1 - 0.06 * h), colour)
+        else:  # the character alone, as large as the face allows
+            self._text(char, (x0 + 0.06 * w, y0 + 0.1 * h, x1 - 0.06 * w, y1 - 0.1 * h), colour)
 
     def _blossom(self, cx, cy, r, colour, centre):
         for k in range(5):

@@ -59,21 +59,24 @@ class MissingPackagesError(RuntimeError):
 class StyleSpec:
     name: str
     kind: str  # kde | gnome | painted | random
-    theme: str  # KDE/GNOME theme name, the painter scheme's name, or a random scheme's seed
+    theme: str  # KDE/GNOME theme name, the painter scheme's name, or a random scheme's "seed/generation"
 
 
-def random_specs(count: int, seed: int) -> tuple[StyleSpec, ...]:
-    """``count`` random painted styles (datasets.art.painter.random_scheme), seeds ``seed`` .. ``seed + count - 1``."""
-    from datasets.art.painter import RANDOM_PREFIX
+def random_specs(count: int, seed: int, generation: int = 1) -> tuple[StyleSpec, ...]:
+    """``count`` random painted styles (datasets.art.painter.random_scheme) of ``generation``, seeds ``seed`` ..
+    ``seed + count - 1``."""
+    from datasets.art.painter import random_style_name
 
-    return tuple(StyleSpec(f"{RANDOM_PREFIX}{k}", "random", str(k)) for k in range(seed, seed + count))
+    return tuple(StyleSpec(random_style_name(k, generation), "random", f"{k}/{generation}")
+                 for k in range(seed, seed + count))
 
 
 def _scheme(spec: StyleSpec):
     from datasets.art.painter import SCHEMES, random_scheme
 
     if spec.kind == "random":
-        return random_scheme(int(spec.theme))
+        seed, generation = spec.theme.split("/")
+        return random_scheme(int(seed), int(generation))
     return next(s for s in SCHEMES if s.name == spec.theme)
 
 
@@ -226,11 +229,12 @@ def _build(spec: StyleSpec, face_size: tuple[int, int], tick: Callable[[int], No
 
 def prepare_art(out_dir: str | os.PathLike, *, progress: bool = True, styles: Sequence[str] | None = None,
                 install: bool = True, face_size: tuple[int, int] = DEFAULT_FACE_SIZE, random_styles: int = 0,
-                random_seed: int = 0) -> Path:
+                random_seed: int = 0, random_generation: int = 1) -> Path:
     """Build the tile art bundle in ``out_dir`` and answer its path (see the module docstring).
 
     ``random_styles`` > 0 builds that many random painted styles (seeds ``random_seed`` on) instead of the
-    fixed ones, plus those named in ``styles``; the held-out style always comes along."""
+    fixed ones, plus those named in ``styles``; the held-out style always comes along. ``random_generation``
+    picks the painter's option set (datasets.art.painter.RANDOM_GENERATIONS)."""
     specs = _style_specs()
     if styles is not None or random_styles:
         unknown = sorted(set(styles or ()) - set(STYLES))
@@ -240,7 +244,7 @@ def prepare_art(out_dir: str | os.PathLike, *, progress: bool = True, styles: Se
         specs = tuple(spec for spec in specs if spec.name in wanted)
     if random_styles < 0:
         raise ValueError(f"The number of random styles must be 0 or more, not {random_styles}.")
-    specs += random_specs(random_styles, random_seed)
+    specs += random_specs(random_styles, random_seed, random_generation)
     ensure_packages(specs, install=install, log=lambda text: print(text, file=sys.stderr))
 
     out = Path(out_dir)
@@ -270,6 +274,8 @@ def _previous_styles(out: Path) -> set[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from datasets.art.painter import RANDOM_GENERATIONS
+
     parser = argparse.ArgumentParser(prog="python -m datasets.art.prepare",
                                      description="Build the tile art bundle the synthetic renderer paints tiles with.")
     parser.add_argument("--out", required=True, help="the bundle folder to write (e.g. art/)")
@@ -280,11 +286,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--random", type=int, default=0, metavar="N",
                         help="build N random painted styles instead of the fixed ones (with --style, besides those)")
     parser.add_argument("--random-seed", type=int, default=0, metavar="S", help="the first random style's seed")
+    parser.add_argument("--random-generation", type=int, default=1, choices=RANDOM_GENERATIONS, metavar="G",
+                        help="the painter's option set for random styles: 1, or 2 (adds flowers without seat "
+                             "numbers, the 1s as one stick, other White frames)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
         out = prepare_art(args.out, progress=not args.quiet, styles=args.style, install=not args.no_install,
-                          random_styles=args.random, random_seed=args.random_seed)
+                          random_styles=args.random, random_seed=args.random_seed,
+                          random_generation=args.random_generation)
     except MissingPackagesError as error:
         print(f"mjscan: {error}", file=sys.stderr)
         return 2

@@ -324,6 +324,52 @@ def test_random_schemes_are_reproducible_and_differ():
         assert (back is None) == (scheme.back is None)
 
 
+def test_second_generation_random_schemes_add_options_and_leave_the_first_alone():
+    """Generation 2 is generation 1's style (same seed) plus flowers without seat numbers, the 1s as one stick
+    and other White frames; generation 1 is unchanged, so older recipes paint the same styles."""
+    from datasets.art.painter import Scheme, random_scheme, random_style_name
+
+    first = [random_scheme(seed) for seed in range(40)]
+    second = [random_scheme(seed, generation=2) for seed in range(40)]
+    assert first[5] == random_scheme(5, generation=1)
+    assert [s.name for s in second] == [f"painted-random-g2-{k}" for k in range(40)]
+    assert random_style_name(7, 2) == "painted-random-g2-7"
+    extra = {"name", "bonus_numeral", "bird", "white_inset", "white_line"}
+    for old, new in zip(first, second):
+        assert {k: v for k, v in vars(old).items() if k not in extra} == {k: v for k, v in vars(new).items() if k not in extra}
+        assert (old.white_inset, old.white_line) == (Scheme("x", 0).white_inset, Scheme("x", 0).white_line)
+        assert old.bonus_numeral != "none" and old.bird != "stick"
+    assert {s.bonus_numeral for s in second} == {"arabic", "chinese", "none"}
+    assert "stick" in {s.bird for s in second}
+    assert len({s.white_inset for s in second}) == 40
+    with pytest.raises(ValueError, match="generation must be one of"):
+        random_scheme(1, generation=3)
+
+
+def test_second_generation_options_change_the_faces_they_should():
+    """No seat number: the flowers differ from the numbered ones; the 1s stick is one stick, not the bird."""
+    from dataclasses import replace
+
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    if _cjk_font() is None:
+        pytest.skip("no CJK font is installed (e.g. apt-get install fonts-noto-cjk)")
+    numbered = replace(SCHEMES[0], bonus="char", bonus_numeral="arabic")
+    bare = replace(numbered, bonus_numeral="none")
+    for code in ("1f", "5f"):
+        assert FacePainter(numbered, (60, 80)).paint(code).tobytes() != FacePainter(bare, (60, 80)).paint(code).tobytes()
+    bare_faces = FacePainter(bare, (30, 40)).faces()
+    _assert_distinct(bare_faces)  # the eight bonus tiles still differ by their character alone
+    stick = replace(SCHEMES[0], bird="stick")
+    one, two = (FacePainter(stick, (60, 80)).paint(code) for code in ("1s", "2s"))
+    ink_one, ink_two = (int((face[..., 3] > 128).sum()) for face in (one, two))
+    assert 0 < ink_one < ink_two * 1.2  # one stick, about as much ink as the two of 2s
+    assert one.tobytes() != FacePainter(SCHEMES[0], (60, 80)).paint("1s").tobytes()
+    framed = [FacePainter(replace(SCHEMES[0], white="double", white_inset=inset), (60, 80)).paint("5z").tobytes()
+              for inset in (0.1, 0.25)]
+    assert framed[0] != framed[1]
+
+
 def test_random_styles_are_painted_and_every_face_is_distinct():
     from datasets.art.painter import FacePainter, random_scheme
 
@@ -390,6 +436,11 @@ def test_prepare_random_styles(tmp_path, monkeypatch):
     assert [s.name for s in art.training_styles()] == ["painted-random-40", "painted-random-41", "painted-random-42"]
     with pytest.raises(ValueError, match="0 or more"):
         prepare.prepare_art(tmp_path / "other", random_styles=-1, install=False, progress=False)
+    assert prepare.main(["--out", str(tmp_path / "art2"), "--quiet", "--random", "2", "--random-seed", "40",
+                         "--random-generation", "2"]) == 0
+    assert load_bundle(tmp_path / "art2").names == ("gnome-smooth", "painted-random-g2-40", "painted-random-g2-41")
+    specs = prepare.random_specs(2, 40, 2)
+    assert [prepare._scheme(spec).name for spec in specs] == ["painted-random-g2-40", "painted-random-g2-41"]
 
 
 def _fake_style(name):

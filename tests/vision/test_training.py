@@ -69,23 +69,32 @@ def test_a_set_in_random_art_styles_paints_its_bundle_once_and_renders_with_it(t
     def run(command, **kwargs):
         calls.append(command)
         if "datasets.art.prepare" in command:  # paint a stand-in bundle with the styles asked for
-            out, first, count = (command[command.index(flag) + 1] for flag in ("--out", "--random-seed", "--random"))
+            out, first, count, generation = (command[command.index(flag) + 1] for flag in
+                                             ("--out", "--random-seed", "--random", "--random-generation"))
+            prefix = "painted-random-" if generation == "1" else f"painted-random-g{generation}-"
             faces = {code: np.full((16, 12, 4), k, np.uint8) for k, code in enumerate(CODES)}
             styles = [StyleToWrite(name, "procedural:0", "test", faces) for name in
-                      ["gnome-smooth"] + [f"painted-random-{k}" for k in range(int(first), int(first) + int(count))]]
+                      ["gnome-smooth"] + [f"{prefix}{k}" for k in range(int(first), int(first) + int(count))]]
             write_bundle(Path(out), styles, held_out="gnome-smooth", face_size=(12, 16))
 
     monkeypatch.setattr(subprocess, "run", run)
     spec = {"out": "data/random", "count": 4, "seed": 12, "art": {"out": "art-random", "random": 2, "seed": 100}}
     assert render_synthetic(tmp_path, spec) == tmp_path / "data" / "random" / "images"
     painted, rendered = calls
-    assert painted[painted.index("--random"):] == ["--random", "2", "--random-seed", "100"]
+    assert painted[painted.index("--random"):] == ["--random", "2", "--random-seed", "100", "--random-generation", "1"]
     assert rendered[rendered.index("--art") + 1] == str(tmp_path / "art-random")
     calls.clear()
     render_synthetic(tmp_path, spec)  # the bundle holds those styles: only the photos are rendered again
     assert len(calls) == 1 and "--art" in calls[0]
     render_synthetic(tmp_path, {**spec, "art": {"out": "art-random", "random": 3, "seed": 100}})
     assert len(calls) == 3 and "datasets.art.prepare" in calls[1]  # another style count: painted again
+    calls.clear()
+    second = {**spec, "art": {"out": "art-random", "random": 3, "seed": 100, "generation": 2}}
+    render_synthetic(tmp_path, second)  # the same seeds of the second generation are other styles: painted again
+    assert len(calls) == 2 and calls[0][-2:] == ["--random-generation", "2"]
+    calls.clear()
+    render_synthetic(tmp_path, second)
+    assert len(calls) == 1
 
 
 def test_data_yaml_lists_the_stretched_set_made_once(tmp_path):

@@ -75,10 +75,12 @@ NO_BOX = np.full(4, np.nan, dtype=np.float32)
 
 
 def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: float,
-                none_per_image: int, targets: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], list[int]]:
+                none_per_image: int, targets: list[np.ndarray] | None = None,
+                false_boxes: np.ndarray | None = None) -> tuple[list[np.ndarray], list[int]]:
     """Crops and labels of one labelled photo: ``copies`` jittered crops per box (the first one exact
     when ``jitter`` is 0) and up to ``none_per_image`` crops that are not a tile. ``targets``, when given,
-    gets each crop's true box as shares of the crop (``vision.crops.box_to_crop``; NaN for a non-tile)."""
+    gets each crop's true box as shares of the crop (``vision.crops.box_to_crop``; NaN for a non-tile).
+    ``false_boxes`` (K x 4 or more columns, ``vision.false_boxes``) are cut as they are and labelled "none"."""
     image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
     label_path = path.parent.parent / "labels" / (path.stem + ".txt")
     boxes, classes = read_yolo_labels(label_path, image.width, image.height)
@@ -111,14 +113,22 @@ def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: fl
             if targets is not None:
                 targets.append(NO_BOX)
             made += 1
+    for box in (false_boxes if false_boxes is not None else ()):
+        crops.append(tile_crop(image, np.asarray(box[:4], dtype=np.float32)))
+        labels.append(NONE_ID)
+        if targets is not None:
+            targets.append(NO_BOX)
     return crops, labels
 
 
 def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per_image: int, seed: int,
-                limit: int | None = None, progress: bool = True, boxes: list[np.ndarray] | None = None
+                limit: int | None = None, progress: bool = True, boxes: list[np.ndarray] | None = None,
+                false_boxes: dict[str, np.ndarray] | None = None, false_per_image: int = 0
                 ) -> tuple[np.ndarray, np.ndarray]:
     """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder).
-    ``boxes``, when given, gets the crops' box targets (``image_crops``), in the same order."""
+    ``boxes``, when given, gets the crops' box targets (``image_crops``), in the same order. ``false_boxes``
+    (photo file name -> the localiser's false boxes, best first: ``vision.false_boxes.mine_folder``) adds up
+    to ``false_per_image`` "none" crops a photo."""
     rng = np.random.default_rng(seed)
     paths: list[Path] = []
     for folder in folders:
@@ -128,7 +138,9 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
     labels: list[int] = []
     started = time.time()
     for i, path in enumerate(paths):
-        c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes)
+        mined = false_boxes.get(path.name) if false_boxes and false_per_image else None
+        c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes,
+                           false_boxes=None if mined is None else mined[:false_per_image])
         crops.extend(c)
         labels.extend(l)
         if progress and (i + 1) % 200 == 0:

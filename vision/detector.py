@@ -308,6 +308,16 @@ class Detector:
                                                                                 np.ndarray]:
         """Width, height, boxes, scores and class ids (arrays) of a photo: the work of ``detect`` without
         the typed result (the evaluation uses it at a low threshold)."""
+        return self._detect_arrays(source, confidence, name=True)
+
+    def localise(self, source: ImageInput, confidence: float | None = None) -> tuple[int, int, np.ndarray, np.ndarray]:
+        """Width, height, boxes and scores of the first stage alone (for a one-class localiser: where it sees
+        a tile, before the classifier names or rejects it). Mining the localiser's false boxes uses it."""
+        width, height, boxes, scores, _ = self._detect_arrays(source, confidence, name=False)
+        return width, height, boxes, scores
+
+    def _detect_arrays(self, source: ImageInput, confidence: float | None, *, name: bool
+                       ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
         conf = self.confidence if confidence is None else confidence
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         image = np.asarray(picture)
@@ -325,7 +335,7 @@ class Detector:
             boxes, scores, classes = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_c)
             keep = merge(boxes, scores, classes, sliced=True)
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
-        if self.classifier is not None:
+        if self.classifier is not None and name:
             boxes, scores, classes = self._name(picture, boxes, scores, conf)
         if "full_size" in picture.info:  # decoded at a reduced scale: boxes back to the photo's pixels
             full_width, full_height = picture.info["full_size"]

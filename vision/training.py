@@ -141,10 +141,15 @@ def prepare_random_art(root: Path, spec: dict[str, Any]) -> Path:
 def generated_sets(root: Path, data: dict[str, Any]) -> list[Path]:
     """The image folders of a recipe's generated data, in this order: ``data.synthetic`` (one rendered set or
     a list of them), then ``data.stretched``; each is made first when it is not there yet."""
-    specs = data.get("synthetic") or []
-    made = [render_synthetic(root, spec) for spec in (specs if isinstance(specs, list) else [specs])]
-    made.append(make_stretched(root, data.get("stretched")))
+    made = [*synthetic_sets(root, data), make_stretched(root, data.get("stretched"))]
     return [folder for folder in made if folder is not None]
+
+
+def synthetic_sets(root: Path, data: dict[str, Any]) -> list[Path]:
+    """The image folders of ``data.synthetic`` (one rendered set or a list of them), each rendered first
+    when it is not there yet."""
+    specs = data.get("synthetic") or []
+    return [render_synthetic(root, spec) for spec in (specs if isinstance(specs, list) else [specs])]
 
 
 def make_stretched(root: Path, spec: dict[str, Any] | None) -> Path | None:
@@ -313,7 +318,9 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         if not folder.is_dir():
             raise TrainingError(f"The training photos '{folder}' are missing.")
         sources.append(folder)
-    sources.extend(generated_sets(root, data))
+    rendered = synthetic_sets(root, data)
+    stretched = make_stretched(root, data.get("stretched"))
+    sources.extend(rendered + ([stretched] if stretched is not None else []))
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})
@@ -321,14 +328,27 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     network = config.get("network", {})
     box_head = bool(network.get("box_head", False))
     box_targets: list[np.ndarray] | None = [] if box_head else None
+    mining = crops.get("false_boxes")  # {localiser, per_image, min_score, max_iou}: vision/false_boxes.py
+    if mining:
+        localiser = root / mining["localiser"]
+        if not localiser.is_file():
+            raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
     parts = []
     for i, folder in enumerate(sources):
         count = len([p for p in folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"}])
         limit = max(1, int(count * fraction)) if fraction else None
+        mined = None
+        if mining and folder in rendered:  # rendered photos only: their labels name every visible tile
+            print(f"mjscan train: mining the localiser's false boxes in {folder}", file=sys.stderr)
+            from vision.false_boxes import mine_folder
+
+            mined = mine_folder(folder, localiser, min_score=float(mining.get("min_score", 0.1)),
+                                max_iou=float(mining.get("max_iou", 0.3)))
         print(f"mjscan train: cutting crops from {folder}", file=sys.stderr)
         parts.append(build_crops([folder], copies=int(crops.get("copies", 2)), jitter=float(crops.get("jitter", 0.06)),
                                  none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit,
-                                 boxes=box_targets))
+                                 boxes=box_targets, false_boxes=mined,
+                                 false_per_image=int(mining.get("per_image", 4)) if mining else 0))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])
     evaluations, box_evaluations = {}, {}

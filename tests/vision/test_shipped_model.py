@@ -78,3 +78,19 @@ def test_it_reads_real_photos_with_a_minimum_accuracy(detector):
     assert truths == 73
     recall, precision = right / truths, right / max(found, 1)
     assert recall >= MIN_RECALL and precision >= MIN_PRECISION, (recall, precision)
+
+
+def test_localise_answers_the_first_stage_alone(detector):
+    """``Detector.localise``: the localiser's boxes before the classifier names or rejects them, in the photo's
+    pixels; every tile the two stages report is among them (the classifier only names, drops or redraws)."""
+    from vision.boxes import iou_matrix
+
+    photo = sorted(PHOTOS.iterdir())[0]
+    width, height, boxes, scores = detector.localise(photo, 0.25)
+    detections = detector.detect(photo)
+    assert (width, height) == (detections.width, detections.height)
+    assert boxes.shape == (len(scores), 4) and np.all(scores >= 0.25) and len(boxes) >= len(detections)
+    named = np.array([t.box for t in detections.tiles])
+    assert iou_matrix(named, boxes).max(axis=1).min() >= 0.7
+    weaker = detector.localise(photo, 0.05)[2]
+    assert len(weaker) >= len(boxes)

@@ -3,7 +3,9 @@
     {"image": {"width": 4032, "height": 3024},
      "tiles": [{"code": "3m", "box": [x1, y1, x2, y2], "confidence": 0.97, "sideways": false}]}
 
-Boxes are in the original photo's pixels after EXIF orientation is applied. ``from_dict`` validates
+Boxes are in the original photo's pixels after EXIF orientation is applied. A tile may also carry
+``"alternatives": [{"code": "2m", "confidence": 0.02}]``, the classifier's next likeliest readings (an
+extension of the spec's format; readers that do not know it can ignore it). ``from_dict`` validates
 (it raises ``ValueError`` with a message naming the bad field); ``to_dict`` writes plain JSON types.
 
 >>> d = Detections(640, 480, (Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.9),))
@@ -32,6 +34,10 @@ class Detection:
     box: Box
     confidence: float
     sideways: bool = False
+    # the classifier's next likeliest readings of the same box, likeliest first, each with a confidence on the
+    # same scale as ``confidence`` (the localiser's score times the classifier's probability); the grouping
+    # tries them when the tiles as read make no winning hand (vision/repair.py)
+    alternatives: tuple[tuple[TileClass, float], ...] = ()
 
     def __post_init__(self) -> None:
         if not (isinstance(self.code, Tile) or self.code == BACK):
@@ -50,6 +56,22 @@ class Detection:
         object.__setattr__(self, "box", box)
         object.__setattr__(self, "confidence", confidence)
         object.__setattr__(self, "sideways", bool(self.sideways))
+        alternatives = []
+        for entry in self.alternatives:
+            try:
+                code, chance = entry
+                chance = float(chance)
+            except (TypeError, ValueError):
+                raise ValueError(f"an alternative must be a (code, confidence) pair, not {entry!r}") from None
+            if not (isinstance(code, Tile) or code == BACK):
+                raise ValueError(f"an alternative's code must be a Tile or 'back', not {code!r}")
+            if code == self.code:
+                raise ValueError(f"an alternative reading cannot be the tile's own code {class_code(code)}")
+            if not 0.0 <= chance <= confidence:
+                raise ValueError(f"an alternative's confidence must lie in 0..{confidence} (the tile's own), "
+                                 f"not {chance!r}")
+            alternatives.append((code, chance))
+        object.__setattr__(self, "alternatives", tuple(alternatives))
 
     @property
     def code_str(self) -> str:
@@ -78,8 +100,12 @@ class Detection:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code_str, "box": [round(v, 2) for v in self.box],
+        data = {"code": self.code_str, "box": [round(v, 2) for v in self.box],
                 "confidence": round(self.confidence, 4), "sideways": self.sideways}
+        if self.alternatives:
+            data["alternatives"] = [{"code": class_code(code), "confidence": round(chance, 4)}
+                                    for code, chance in self.alternatives]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Detection":
@@ -100,7 +126,13 @@ class Detection:
         sideways = data.get("sideways", False)
         if not isinstance(sideways, bool):
             raise ValueError(f"a tile's sideways must be true or false, not {sideways!r}")
-        return cls(parse_class(data["code"]), tuple(box), confidence, sideways)  # type: ignore[arg-type]
+        alternatives = data.get("alternatives", [])
+        if not isinstance(alternatives, list) or not all(
+                isinstance(a, Mapping) and isinstance(a.get("code"), str) and isinstance(a.get("confidence"), (int, float))
+                and not isinstance(a.get("confidence"), bool) for a in alternatives):
+            raise ValueError("a tile's alternatives must be a list of {\"code\": ..., \"confidence\": ...} objects")
+        return cls(parse_class(data["code"]), tuple(box), confidence, sideways,  # type: ignore[arg-type]
+                   tuple((parse_class(a["code"]), a["confidence"]) for a in alternatives))
 
 
 @dataclass(frozen=True, slots=True)

@@ -308,16 +308,18 @@ class Detector:
                                                                                 np.ndarray]:
         """Width, height, boxes, scores and class ids (arrays) of a photo: the work of ``detect`` without
         the typed result (the evaluation uses it at a low threshold)."""
-        return self._detect_arrays(source, confidence, name=True)
+        return self._detect_arrays(source, confidence, name=True)[:5]
 
     def localise(self, source: ImageInput, confidence: float | None = None) -> tuple[int, int, np.ndarray, np.ndarray]:
         """Width, height, boxes and scores of the first stage alone (for a one-class localiser: where it sees
         a tile, before the classifier names or rejects it). Mining the localiser's false boxes uses it."""
-        width, height, boxes, scores, _ = self._detect_arrays(source, confidence, name=False)
+        width, height, boxes, scores = self._detect_arrays(source, confidence, name=False)[:4]
         return width, height, boxes, scores
 
     def _detect_arrays(self, source: ImageInput, confidence: float | None, *, name: bool
-                       ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
+                       ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``raw``'s arrays, and each box's alternative readings (``alternative_readings``), or None when the
+        classifier does not name the boxes (a many-class detector, or ``name`` False)."""
         conf = self.confidence if confidence is None else confidence
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         image = np.asarray(picture)
@@ -335,55 +337,88 @@ class Detector:
             boxes, scores, classes = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_c)
             keep = merge(boxes, scores, classes, sliced=True)
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
+        alternatives = None
         if self.classifier is not None and name:
-            boxes, scores, classes = self._name(picture, boxes, scores, conf)
+            boxes, scores, classes, alternatives = self._name(picture, boxes, scores, conf)
         if "full_size" in picture.info:  # decoded at a reduced scale: boxes back to the photo's pixels
             full_width, full_height = picture.info["full_size"]
             boxes = boxes * np.array([full_width / width, full_height / height] * 2, dtype=np.float32)
             width, height = full_width, full_height
-        return width, height, boxes, scores, classes
+        return width, height, boxes, scores, classes, alternatives
 
     def _name(self, image: Image.Image, boxes: np.ndarray, scores: np.ndarray, confidence: float
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The second stage: classify a crop of every box; a detection's confidence is the localiser's
-        times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold."""
+        times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold.
+        Also each kept box's alternative readings (``alternative_readings``), on the same scale."""
+        from vision.classifier import best_tile
         from vision.crops import boxes_from_crops, tile_crops
 
         if not len(boxes):
-            return boxes, scores, np.zeros(0, dtype=np.int64)
+            return boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32)
         crops = tile_crops(image, boxes)
         if self.classifier.draws_boxes and self.refine_boxes:
             # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
-            from vision.classifier import best_tile
-
             probs, drawn = self.classifier.read(crops)
-            classes, probability = best_tile(probs)
             boxes = boxes_from_crops(boxes, drawn)
         else:
-            classes, probability = self.classifier.classify(crops)
+            probs = self.classifier.probabilities(crops)
+        classes, probability = best_tile(probs)
+        alternatives = alternative_readings(probs, scores)
         scores = scores * probability
         keep = np.flatnonzero(scores >= confidence)
         if len(keep):  # the final NMS, on the pair's score, whatever the class (tiles do not overlap)
             keep = keep[class_aware_nms(boxes[keep], scores[keep], np.zeros(len(keep)), iou_threshold=0.5,
                                         cross_class_iou=None)]
-        return boxes[keep], scores[keep], classes[keep]
+        return boxes[keep], scores[keep], classes[keep], alternatives[keep]
 
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
         """Every tile in a photo, best confidence first, with the sideways flags set."""
-        width, height, boxes, scores, classes = self.raw(source, confidence)
-        return to_detections(width, height, boxes, scores, classes)
+        width, height, boxes, scores, classes, alternatives = self._detect_arrays(source, confidence, name=True)
+        return to_detections(width, height, boxes, scores, classes, alternatives)
 
     __call__ = detect
 
 
-def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> Detections:
-    """The edge where arrays become our types (once)."""
+ALTERNATIVES = 3
+"""How many other readings a detection keeps (``Detection.alternatives``) ..."""
+ALTERNATIVE_SHARE = 0.01
+"""... each at least this share of the classifier's probability (rarer ones are noise)."""
+
+
+def alternative_readings(probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """N x ALTERNATIVES x 2 (class id, confidence) of each box's next likeliest tile classes after its best:
+    the classifier's probability times the localiser's ``score``, as a detection's own confidence is.
+    Rows of a class below ALTERNATIVE_SHARE are -1 and 0 ("none", not a tile, is never an alternative).
+
+    >>> probs = np.array([[0.7, 0.2, 0.005, 0.095]])  # three tile classes, then "none"
+    >>> alternative_readings(probs, np.array([0.5])).round(3).tolist()
+    [[[1.0, 0.1], [-1.0, 0.0], [-1.0, 0.0]]]
+    """
+    tiles = probs[:, :probs.shape[1] - 1]  # the last column is "none"
+    order = np.argsort(-tiles, axis=1, kind="stable")[:, 1:1 + ALTERNATIVES]
+    chances = np.take_along_axis(tiles, order, axis=1)
+    out = np.zeros((len(probs), ALTERNATIVES, 2), dtype=np.float32)
+    out[:, :order.shape[1], 0] = order
+    out[:, :order.shape[1], 1] = chances * np.asarray(scores, dtype=np.float32)[:, None]
+    weak = np.ones_like(out[..., 0], dtype=bool)
+    weak[:, :order.shape[1]] = chances < ALTERNATIVE_SHARE
+    out[weak] = (-1, 0)
+    return out
+
+
+def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray,
+                  alternatives: np.ndarray | None = None) -> Detections:
+    """The edge where arrays become our types (once). ``alternatives``: ``alternative_readings`` rows."""
     tiles = []
-    for box, score, cls in zip(boxes.tolist(), scores.tolist(), classes.tolist()):
+    for k, (box, score, cls) in enumerate(zip(boxes.tolist(), scores.tolist(), classes.tolist())):
         x1, y1, x2, y2 = box
         if x2 - x1 < 1 or y2 - y1 < 1:
             continue
-        tiles.append(Detection(class_from_id(int(cls)), (x1, y1, x2, y2), min(max(float(score), 0.0), 1.0)))
+        confidence = min(max(float(score), 0.0), 1.0)
+        others = () if alternatives is None else tuple(
+            (class_from_id(int(c)), min(float(p), confidence)) for c, p in alternatives[k].tolist() if c >= 0)
+        tiles.append(Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others))
     tiles.sort(key=lambda t: -t.confidence)
     return Detections(width, height, mark_sideways(tiles))
 

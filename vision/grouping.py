@@ -30,6 +30,9 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
    the player's side). When it stays ambiguous and a meld's claim depends on it, a question.
 8. The hand is validated by building a scorer ``Hand``; anything the layout cannot say becomes a
    question (with whole hands as choices where they follow), never a silent guess.
+9. When the tiles as read make no winning hand, unsure tiles are read again with the detector's next
+   readings (``vision.repair``): a clearly likeliest re-reading is taken and listed in ``corrections``;
+   close ones become a question.
 
 >>> from vision.detections import Detection, Detections
 >>> from scorer.tiles import Tile
@@ -175,6 +178,7 @@ class Reading:
     ignored: tuple[Ignored, ...] = ()
     direction: tuple[float, float] = (1.0, 0.0)  # the reading direction (left to right) in photo pixels
     notes: tuple[str, ...] = ()
+    corrections: tuple[Any, ...] = ()  # vision.repair.Correction: tiles read again to make a winning hand
 
     @property
     def confidence(self) -> float:
@@ -234,7 +238,8 @@ class Reading:
                 "ignored": [i.to_dict() for i in self.ignored],
                 "direction": [round(self.direction[0], 4), round(self.direction[1], 4)],
                 "confidence": round(self.confidence, 4),
-                "notes": list(self.notes)}
+                "notes": list(self.notes),
+                "corrections": [c.to_dict() for c in self.corrections]}
 
 
 def _pick(q: Question, text: str) -> Choice:
@@ -374,8 +379,11 @@ class _Builder:
 
 
 def group(detections: Detections) -> Reading:
-    """Read a hand from typed detections (see the module's doc)."""
-    return _group(detections, frozenset())
+    """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
+    the detections' alternative readings are tried (``vision.repair``)."""
+    from vision.repair import repair
+
+    return repair(detections, _group(detections, frozenset()), lambda changed: _group(changed, frozenset()))
 
 
 def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) -> Reading:

@@ -90,3 +90,22 @@ def test_detection_refuses_bad_values():
         Detection(Tile.parse("3m"), (0, 0, float("nan"), 1), 0.5)
     with pytest.raises(ValueError):
         Detections(10, 10, ("not a detection",))  # type: ignore[arg-type]
+
+
+def test_alternative_readings_are_validated_and_round_trip():
+    from vision.detections import Detection, Detections
+    from scorer.tiles import Tile
+
+    three_m, two_m = Tile.parse("3m"), Tile.parse("2m")
+    tile = Detection(three_m, (10, 20, 50, 80), 0.8, alternatives=((two_m, 0.1), ("back", 0.05)))
+    data = tile.to_dict()
+    assert data["alternatives"] == [{"code": "2m", "confidence": 0.1}, {"code": "back", "confidence": 0.05}]
+    assert Detection.from_dict(data) == tile
+    assert "alternatives" not in Detection(three_m, (10, 20, 50, 80), 0.8).to_dict()  # the spec's fields only
+    assert Detections.from_dict({"image": {"width": 9, "height": 9}, "tiles": [data]}).tiles[0] == tile
+    for bad, message in [(((three_m, 0.1),), "own code"), (((two_m, 0.9),), "must lie in"),
+                         ((("7x", 0.1),), "must be a Tile"), (((two_m,),), "pair")]:
+        with pytest.raises(ValueError, match=message):
+            Detection(three_m, (10, 20, 50, 80), 0.8, alternatives=bad)
+    with pytest.raises(ValueError, match="alternatives must be a list"):
+        Detection.from_dict({**data, "alternatives": [{"code": "2m"}]})

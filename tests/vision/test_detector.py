@@ -232,3 +232,19 @@ def test_a_box_the_classifier_rejects_does_not_hide_the_tile_beneath_it():
     assert [t.code_str for t in detections.tiles] == ["7m"]
     assert boxes_of(detections.tiles) == [(100, 100, 140, 156)]
     assert detections.tiles[0].confidence == pytest.approx(0.8 * 0.9)
+
+
+def test_alternative_readings_keep_the_next_likeliest_tiles_on_the_detections_scale():
+    from vision.detector import ALTERNATIVES, alternative_readings, to_detections
+
+    probs = np.zeros((2, 44), np.float32)
+    probs[0, [5, 7, 9, 11, 43]] = [0.6, 0.25, 0.1, 0.005, 0.045]  # "none" (43) is never an alternative
+    probs[1, 3] = 1.0
+    rows = alternative_readings(probs, np.array([0.5, 0.9], np.float32))
+    assert rows.shape == (2, ALTERNATIVES, 2)
+    assert np.allclose(rows[0], [[7, 0.125], [9, 0.05], [-1, 0]])  # 11 is under ALTERNATIVE_SHARE
+    assert np.allclose(rows[1], [[-1, 0]] * ALTERNATIVES)
+    boxes = np.array([[0, 0, 30, 40], [40, 0, 70, 40]], np.float32)
+    found = to_detections(100, 50, boxes, np.array([0.3, 0.9]), np.array([5, 3]), rows)
+    assert [(t.code_str, [(str(c), round(p, 3)) for c, p in t.alternatives]) for t in found.tiles] == \
+        [("4m", []), ("6m", [("8m", 0.125), ("1p", 0.05)])]

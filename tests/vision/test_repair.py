@@ -1,0 +1,97 @@
+"""vision/repair.py: when the tiles as read make no winning hand, the classifier's next readings are tried."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorer.hand import Hand
+from scorer.notation import format_hand, group_tiles
+from scorer.tiles import Tile
+from tests.vision.test_grouping import MELD_Y, norm, scene
+from vision.detections import Detections
+from vision.grouping import group
+from vision.repair import is_winning_shape, needs_repair
+
+ROW = "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p | 9p"  # with the pung of 5s beyond it: a winning hand
+
+
+def with_reading(detections: Detections, index: int, code: str, alternatives: list[tuple[str, float]]) -> Detections:
+    """Detection ``index`` read as ``code`` instead, with these alternatives (code, share of its confidence)."""
+    tiles = list(detections.tiles)
+    tile = tiles[index]
+    tiles[index] = replace(tile, code=Tile.parse(code), alternatives=tuple(
+        (Tile.parse(c), share * tile.confidence) for c, share in alternatives))
+    return Detections(detections.width, detections.height, tuple(tiles))
+
+
+def index_of(detections: Detections, code: str) -> int:
+    return next(i for i, t in enumerate(detections.tiles) if t.code_str == code)
+
+
+def hand_text(reading) -> str:
+    return format_hand(reading.hand).split(" |")[0]
+
+
+def test_the_winning_shape():
+    def hand(text, win):
+        return Hand(tuple(group_tiles(text)), winning_tile=Tile.parse(win))
+
+    assert is_winning_shape(hand("123m456m789m111p22p", "2p"))
+    assert not is_winning_shape(hand("123m456m789m111p29p", "2p"))
+    assert is_winning_shape(hand("1122m3344p5566s77z", "7z"))  # seven pairs
+    assert is_winning_shape(hand("19m19p19s12345677z", "7z"))  # thirteen orphans
+    assert not is_winning_shape(Hand(tuple(group_tiles("123m456m789m111p2p"))))  # no winning tile
+
+
+def test_a_misread_tile_is_read_again_and_the_reading_says_so():
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s")])
+    assert hand_text(group(truth)) == norm("123m 456p 789s 9p [5'55s] +9p")
+    misread = with_reading(truth, index_of(truth, "8s"), "6s", [("8s", 0.4), ("9s", 0.05)])
+    plain = group(replace(misread, tiles=tuple(replace(t, alternatives=()) for t in misread.tiles)))
+    assert needs_repair(plain) and plain.corrections == ()  # without alternatives: the hand as read
+    reading = group(misread)
+    assert hand_text(reading) == norm("123m 456p 789s 9p [5'55s] +9p") and reading.questions == ()
+    (fix,) = reading.corrections
+    assert (fix.read_as, fix.taken_as) == ("6s", "8s") and abs(fix.ratio - 0.4) < 1e-6
+    assert fix.detection == index_of(truth, "8s")
+    assert any("6s read as 8s" in note for note in reading.notes)
+    assert reading.to_dict()["corrections"] == [{"detection": fix.detection, "read_as": "6s", "taken_as": "8s",
+                                                "ratio": 0.4}]
+
+
+def test_two_close_re_readings_are_a_question_with_both_hands():
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2z | 2z"), (MELD_Y, "5s' 5s 5s")])
+    # 8s read as 1z, with 8s and 7s close behind: 7s 7s 9s makes no set, so only 8s gives a hand, and is taken
+    misread = with_reading(truth, index_of(truth, "8s"), "1z", [("8s", 0.3), ("7s", 0.25)])
+    assert [(c.read_as, c.taken_as) for c in group(misread).corrections] == [("1z", "8s")]
+    # 9s read as 1z, with 9s and 6s close behind: 7s 8s 9s and 6s 7s 8s both make a hand, so it is asked
+    misread = with_reading(truth, index_of(truth, "9s"), "1z", [("9s", 0.3), ("6s", 0.25)])
+    reading = group(misread)
+    question = reading.question("tile-reading")
+    assert question is not None and reading.corrections == ()
+    assert reading.question("hand") is None
+    assert [c.label for c in question.choices] == ["1z read as 9s", "1z read as 6s"]
+    hand, still_open = reading.answer({"tile-reading": "1z read as 6s"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 678s 2z [5'55s] +2z")
+
+
+def test_a_flower_read_as_a_suit_tile_in_the_row_goes_back_to_the_flowers():
+    """A flower lying in the standing row, read as 1m, leaves 15 standing tiles: read again, it is the flower.
+    (A flower lying apart and read as a suit tile is ignored as a stray tile, and the hand stays a winning one
+    without it: that is not repaired.)"""
+    truth = scene([(0, "1m 2m 3m 4p 6f 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "5s' 5s 5s")])
+    assert [t.code for t in group(truth).hand.flowers] == ["6f"]
+    misread = with_reading(truth, index_of(truth, "6f"), "1m", [("6f", 0.5), ("5f", 0.1)])
+    reading = group(misread)
+    assert reading.hand is not None and [t.code for t in reading.hand.flowers] == ["6f"], \
+        [q.text for q in reading.questions]
+    assert [(c.read_as, c.taken_as) for c in reading.corrections] == [("1m", "6f")]
+
+
+def test_a_winning_hand_is_never_read_again_and_unlikely_readings_are_not_tried():
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s")])
+    unsure = with_reading(truth, index_of(truth, "2m"), "2m", [("3m", 0.9)])
+    assert group(unsure).corrections == () and hand_text(group(unsure)) == norm("123m 456p 789s 9p [5'55s] +9p")
+    misread = with_reading(truth, index_of(truth, "8s"), "6s", [("8s", 0.01)])  # under MIN_RATIO
+    reading = group(misread)
+    assert reading.corrections == () and reading.question("tile-reading") is None

@@ -1,0 +1,146 @@
+"""When the tiles as read make no winning hand: the likeliest re-reading of unsure tiles that does.
+
+A photo of a finished hand shows a winning hand. When the grouping's hand is not one (tiles that make no
+hand at all, such as a flower read as a suit tile in the standing row, or standing tiles that split into no
+sets and a pair), a misread tile is the likeliest cause, and the classifier's next readings of each box
+(``Detection.alternatives``) say which. ``repair`` tries them, one tile or two at a time, and keeps the
+re-readings whose layout gives a winning hand:
+
+- one re-reading ``MARGIN`` times likelier than any other that gives another hand: it is taken, and the
+  reading says so in ``corrections`` and ``notes`` (never silently);
+- several close ones: a question whose choices are those hands (the page asks it);
+- none: the reading as it was.
+
+A re-reading's likelihood is the product, over the tiles it changes, of the alternative's confidence over
+the tile's own. "Winning hand" means a standard shape (the melds plus standing tiles that split into sets
+and a pair), seven pairs or thirteen orphans: a rule set's rarer special hands are not tried for, so such a
+hand read right is left as it is unless a tile of it was unsure and a re-reading makes a standard shape.
+Detections without alternatives (true boxes, an older detector) are never re-read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from scorer.hand import Hand
+from scorer.shapes import counts_of, has_regular, is_seven_pairs, is_thirteen_orphans
+from vision.classes import class_code
+from vision.detections import Detections
+
+MIN_RATIO = 0.03
+"""An alternative is tried when its confidence is at least this share of the tile's own reading."""
+SINGLES = 12
+"""At most this many single re-readings are tried (the likeliest) ..."""
+PAIRS_FROM = 6
+"""... and pairs of re-readings of two tiles among the likeliest this many, when their product reaches MIN_RATIO."""
+MARGIN = 4.0
+"""A re-reading is taken without asking when it is this many times likelier than any that gives another hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A tile read again: detection ``detection`` was read as ``read_as`` and is taken as ``taken_as``, whose
+    confidence was ``ratio`` times the first reading's."""
+
+    detection: int
+    read_as: str
+    taken_as: str
+    ratio: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"detection": self.detection, "read_as": self.read_as, "taken_as": self.taken_as,
+                "ratio": round(self.ratio, 4)}
+
+    def describe(self) -> str:
+        return f"{self.read_as} read as {self.taken_as}"
+
+
+def is_winning_shape(hand: Hand) -> bool:
+    """Whether the standing tiles (the winning tile among them) and the melds make a winning hand: sets and a
+    pair, or, with no melds, seven pairs or thirteen orphans.
+
+    >>> from scorer.notation import group_tiles
+    >>> is_winning_shape(Hand(tuple(group_tiles("123m456m789m111p22p")), winning_tile=group_tiles("2p")[0]))
+    True
+    >>> is_winning_shape(Hand(tuple(group_tiles("123m456m789m111p29p")), winning_tile=group_tiles("2p")[0]))
+    False
+    """
+    if hand.winning_tile is None:
+        return False
+    counts = counts_of(hand.concealed)
+    if has_regular(counts, 4 - len(hand.melds)):
+        return True
+    return not hand.melds and (is_seven_pairs(counts) or is_thirteen_orphans(counts))
+
+
+def needs_repair(reading: Any) -> bool:
+    """The reading's tiles make no hand (its question "hand"), or a hand of no winning shape."""
+    if reading.hand is None:
+        return reading.question("hand") is not None
+    return not is_winning_shape(reading.hand)
+
+
+def _fixed(reading: Any) -> bool:
+    return reading.hand is not None and reading.question("hand") is None and is_winning_shape(reading.hand)
+
+
+def repair(detections: Detections, reading: Any, read: Callable[[Detections], Any]) -> Any:
+    """``reading`` (of ``detections``, by ``read``), or the likeliest re-reading of unsure tiles whose layout
+    makes a winning hand (taken, or asked about: see the module's doc)."""
+    if not needs_repair(reading):
+        return reading
+    tiles = detections.tiles
+    singles = sorted(((alt_conf / tile.confidence, i, code) for i, tile in enumerate(tiles) if tile.confidence > 0
+                      for code, alt_conf in tile.alternatives if alt_conf >= MIN_RATIO * tile.confidence),
+                     key=lambda s: -s[0])[:SINGLES]
+    if not singles:
+        return reading
+    tries: list[tuple[float, tuple[tuple[int, Any], ...]]] = [(ratio, ((i, code),)) for ratio, i, code in singles]
+    for (r1, i1, c1), (r2, i2, c2) in itertools.combinations(singles[:PAIRS_FROM], 2):
+        if i1 != i2 and r1 * r2 >= MIN_RATIO:
+            tries.append((r1 * r2, ((i1, c1), (i2, c2))))
+    found: dict[Hand, tuple[float, tuple[tuple[int, Any], ...], Any]] = {}
+    for likelihood, changes in sorted(tries, key=lambda t: -t[0]):
+        changed = list(tiles)
+        for i, code in changes:
+            changed[i] = replace(tiles[i], code=code, alternatives=())
+        attempt = read(Detections(detections.width, detections.height, tuple(changed)))
+        if _fixed(attempt) and (attempt.hand not in found or found[attempt.hand][0] < likelihood):
+            found[attempt.hand] = (likelihood, changes, attempt)
+    if not found:
+        return reading
+    ranked = sorted(found.values(), key=lambda f: -f[0])
+
+    def corrections(entry) -> tuple[Correction, ...]:
+        likelihood, changes, _ = entry
+        return tuple(Correction(i, tiles[i].code_str, class_code(code),
+                                _ratio(tiles[i], code)) for i, code in changes)
+
+    best = ranked[0]
+    if len(ranked) == 1 or best[0] >= MARGIN * ranked[1][0]:
+        fixes = corrections(best)
+        note = ("The tiles as read made no winning hand; the likeliest re-reading that does was taken: "
+                + "; ".join(f"detection {c.detection}: {c.describe()}" for c in fixes) + ".")
+        return replace(best[2], corrections=fixes, notes=best[2].notes + (note,))
+    from vision.grouping import Choice, Question
+
+    choices, labels = [], set()
+    for entry in ranked[:4]:
+        label = ", ".join(c.describe() for c in corrections(entry))
+        while label in labels:
+            label += " (another)"
+        labels.add(label)
+        choices.append(Choice(label, entry[2].hand))
+    question = Question("tile-reading", "The tiles as read make no winning hand, and more than one re-reading of "
+                                        "unsure tiles does: which is right?", tuple(choices))
+    kept = tuple(q for q in reading.questions if q.id != "hand")
+    return replace(reading, questions=kept + (question,))
+
+
+def _ratio(tile, code) -> float:
+    for alternative, confidence in tile.alternatives:
+        if alternative == code:
+            return confidence / tile.confidence
+    return 0.0

@@ -928,6 +928,10 @@ def format_reading(reading: Any) -> str:
         lines.append(f"  meld {' '.join(t.code for t in meld.meld.tiles)}: {meld.how} (confidence {meld.confidence:.2f})")
     for ignored in reading.ignored:
         lines.append(f"  ignored detection {ignored.detection} ({ignored.code}): {ignored.reason}")
+    for fix in getattr(reading, "corrections", ()):
+        lines.append(f"  read again: detection {fix.detection}, {fix.describe()} "
+                     f"(its confidence {fix.ratio:.2f} of the first reading's)")
+    lines += [f"note: {note}" for note in reading.notes]
     for q in reading.questions:
         lines.append(f"question {q.id}: {q.text}")
         for n, choice in enumerate(q.choices, 1):

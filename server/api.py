@@ -144,8 +144,11 @@ def scan():
             hand_out = hand_to_dict(hand)
             result = rule_set.score(hand).to_dict()
             result["notation"] = format_hand(hand)
+    # reading_notes and corrections: what the grouping says of its reading (tiles read again, a hand cut by the
+    # photo's edge), for the page to show beside the hand
     return jsonify({"rules": rule_set.name, "detection": detection, "hand": hand_out, "score": result,
-                    "questions": questions})
+                    "questions": questions, "reading_notes": reading.get("reading_notes") or [],
+                    "corrections": reading.get("corrections") or []})
 
 
 # --------------------------------------------------------------------------------------------------

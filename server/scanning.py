@@ -108,7 +108,7 @@ class VisionScanner:
             self._load()
         detections = self._detect(image)
         detection = _as_dict(detections)
-        hand, questions = None, []
+        hand, questions, notes, corrections = None, [], [], []
         if self._group is not None:
             reading = self._group(detections)
             if hasattr(reading, "tag_detection"):  # each used tile's group, for the page's box colours
@@ -116,6 +116,7 @@ class VisionScanner:
             data = reading.to_dict() if hasattr(reading, "to_dict") else reading
             if isinstance(data, dict):
                 hand, questions = data.get("hand"), data.get("questions") or []
+                notes, corrections = list(data.get("notes") or []), list(data.get("corrections") or [])
             else:
                 hand, questions = getattr(data, "hand", None), getattr(data, "questions", None) or []
             questions = [_as_dict(q) for q in questions]
@@ -123,7 +124,8 @@ class VisionScanner:
                 questions = [_with_hands(reading, q) for q in questions]
         if isinstance(hand, Hand):
             hand = hand_to_dict(hand)
-        return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions]}
+        return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions],
+                "reading_notes": [str(n) for n in notes], "corrections": [_as_dict(c) for c in corrections]}
 
 
 def _with_hands(reading: Any, question: Any) -> Any:

@@ -810,6 +810,8 @@
     state.readHand = data.hand ? JSON.parse(JSON.stringify(data.hand)) : null;  // what the photo's groups name
     state.questions = data.questions || [];
     state.photoNote = "";
+    // what the reader says of its reading (e.g. a tile read again to make a winning hand): shown, never silent
+    const readingNotes = (data.reading_notes || []).filter((n) => typeof n === "string");
     if (data.hand) {
       state.hand = data.hand;
       state.hand.melds = state.hand.melds || [];
@@ -838,6 +840,7 @@
         : "The tiles were found but not grouped into a hand: check them below, then set the melds " +
           "and the winning tile.";
     }
+    if (readingNotes.length) state.photoNote = (state.photoNote ? state.photoNote + " " : "") + readingNotes.join(" ");
     normalise(state.hand);
     renderHand();
     renderContext();

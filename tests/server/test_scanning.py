@@ -291,3 +291,29 @@ def test_label_only_choices_get_the_hand_they_lead_to(fake_detector, tmp_path):
         assert meld["claimed"] == choice["label"] and meld["claimed_tile"] == "7z"
         assert choice["hand"]["concealed"] == reading["hand"]["concealed"]
     assert [t["group"] for t in reading["detection"]["tiles"]][-3:] == ["meld:0"] * 3
+
+
+def test_a_tile_read_again_reaches_the_api_with_its_note(fake_detector, tmp_path):
+    """A standing tile misread (8s as 6s, 8s its runner-up): the real grouping reads it again to make a winning
+    hand, and /api/scan answers the corrected hand with ``corrections`` and ``reading_notes`` saying so."""
+    tiles, x = [], 20.0
+    for code in "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p".split():
+        tile = {"code": code, "box": [x, 300.0, x + 40, 356.0], "confidence": 0.9, "sideways": False}
+        if code == "8s":
+            tile.update(code="6s", confidence=0.6, alternatives=[{"code": "8s", "confidence": 0.3}])
+        tiles.append(tile)
+        x += 42
+    tiles.append({"code": "9p", "box": [x + 20, 300.0, x + 60, 356.0], "confidence": 0.9, "sideways": False})
+    for k, code in enumerate(["5s", "5s", "5s"]):  # a pung beyond the row, its first tile sideways
+        left = 100 + 44 * k + (0 if k == 0 else 16)
+        box = [100.0, 190.0, 156.0, 230.0] if k == 0 else [float(left), 180.0, float(left + 40), 236.0]
+        tiles.append({"code": code, "box": box, "confidence": 0.9, "sideways": k == 0})
+    fake_detector.answer = {"image": {"width": 1000, "height": 600}, "tiles": tiles}
+    client = create_app({"TESTING": True, "SCANNER": VisionScanner(tmp_path / "detector.onnx")}).test_client()
+    from tests.server.helpers import image_bytes, upload
+
+    data = upload(client, image_bytes(size=(1000, 600))).get_json()
+    assert sorted(data["hand"]["concealed"]) == sorted("1m 2m 3m 4p 5p 6p 7s 8s 9s 9p 9p".split()), data
+    assert [(c["read_as"], c["taken_as"]) for c in data["corrections"]] == [("6s", "8s")]
+    assert any("6s read as 8s" in note for note in data["reading_notes"])
+    assert data["score"]["valid"] is True and data["questions"] == []

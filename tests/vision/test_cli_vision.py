@@ -149,3 +149,20 @@ def test_train_configs_name_every_setting():
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"
     assert all(not configs[name]["export"]["onnx"].startswith("models/")
                for name in (*localiser_chain[:-1], *classifier_chain, "classifier-boxhead"))
+
+
+def test_mjscan_read_text_names_a_tile_read_again():
+    from dataclasses import replace
+
+    from mjscan.cli import format_reading
+    from scorer.tiles import Tile
+    from tests.vision.test_grouping import MELD_Y, scene
+    from vision.grouping import group
+
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "5s' 5s 5s")])
+    tiles = list(truth.tiles)
+    k = next(i for i, t in enumerate(tiles) if t.code_str == "8s")
+    tiles[k] = replace(tiles[k], code=Tile.parse("6s"), alternatives=((Tile.parse("8s"), 0.5 * tiles[k].confidence),))
+    text = format_reading(group(replace(truth, tiles=tuple(tiles))))
+    assert f"read again: detection {k}, 6s read as 8s (its confidence 0.50 of the first reading's)" in text
+    assert "note: The tiles as read made no winning hand" in text

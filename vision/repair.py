@@ -1,8 +1,8 @@
 """When the tiles as read make no winning hand: the likeliest re-reading of unsure tiles that does.
 
 A photo of a finished hand shows a winning hand. When the grouping's hand is not one (tiles that make no
-hand at all, such as a flower read as a suit tile in the standing row, or standing tiles that split into no
-sets and a pair), a misread tile is the likeliest cause, and the classifier's next readings of each box
+hand at all, such as a flower read as a suit tile in the standing row; a group lying like a meld that forms
+none; standing tiles that split into no sets and a pair), a misread tile is the likeliest cause, and the classifier's next readings of each box
 (``Detection.alternatives``) say which. ``repair`` tries them, one tile or two at a time, and keeps the
 re-readings whose layout gives a winning hand:
 
@@ -75,15 +75,22 @@ def is_winning_shape(hand: Hand) -> bool:
     return not hand.melds and (is_seven_pairs(counts) or is_thirteen_orphans(counts))
 
 
+def _misread(question: Any) -> bool:
+    """A question a misread tile would raise: the tiles make no hand, or a group lying like a meld forms none."""
+    return question.id == "hand" or question.id.startswith("meld-")
+
+
 def needs_repair(reading: Any) -> bool:
-    """The reading's tiles make no hand (its question "hand"), or a hand of no winning shape."""
-    if reading.hand is None:
-        return reading.question("hand") is not None
-    return not is_winning_shape(reading.hand)
+    """The reading's tiles make no hand (its question "hand"), a group lies like a meld but forms none
+    ("meld-N"), or the hand has no winning shape."""
+    if any(_misread(q) for q in reading.questions):
+        return True
+    return reading.hand is not None and not is_winning_shape(reading.hand)
 
 
 def _fixed(reading: Any) -> bool:
-    return reading.hand is not None and reading.question("hand") is None and is_winning_shape(reading.hand)
+    return reading.hand is not None and not any(_misread(q) for q in reading.questions) \
+        and is_winning_shape(reading.hand)
 
 
 def repair(detections: Detections, reading: Any, read: Callable[[Detections], Any]) -> Any:
@@ -135,7 +142,7 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
         choices.append(Choice(label, entry[2].hand))
     question = Question("tile-reading", "The tiles as read make no winning hand, and more than one re-reading of "
                                         "unsure tiles does: which is right?", tuple(choices))
-    kept = tuple(q for q in reading.questions if q.id != "hand")
+    kept = tuple(q for q in reading.questions if not _misread(q))  # each choice is a whole hand: it answers them
     return replace(reading, questions=kept + (question,))
 
 

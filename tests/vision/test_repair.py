@@ -95,3 +95,14 @@ def test_a_winning_hand_is_never_read_again_and_unlikely_readings_are_not_tried(
     misread = with_reading(truth, index_of(truth, "8s"), "6s", [("8s", 0.01)])  # under MIN_RATIO
     reading = group(misread)
     assert reading.corrections == () and reading.question("tile-reading") is None
+
+
+def test_a_meld_with_a_misread_tile_is_read_again():
+    truth = scene([(0, ROW), (MELD_Y, "7z 7z' 7z")])
+    misread = with_reading(truth, [i for i, t in enumerate(truth.tiles) if t.code_str == "7z"][2], "1z",
+                           [("7z", 0.2), ("2z", 0.1)])
+    plain = group(replace(misread, tiles=tuple(replace(t, alternatives=()) for t in misread.tiles)))
+    assert any(q.id.startswith("meld-") for q in plain.questions)  # as read: a group that forms no meld
+    reading = group(misread)
+    assert hand_text(reading) == norm("123m 456p 789s 9p [77'7z] +9p") and reading.questions == ()
+    assert [(c.read_as, c.taken_as) for c in reading.corrections] == [("1z", "7z")]

@@ -859,7 +859,9 @@ def _add_grouping(commands: Any) -> None:
                     "kind, tiles, concealed flag and direction, flowers, winning tile, no question left) with "
                     "counts per error type.")
     evaluate.add_argument("data", metavar="DIR", help="a folder made by 'mjscan synth' (sidecars/, images/)")
-    evaluate.add_argument("--detector", action="store_true", help="also read with the detector in the loop")
+    evaluate.add_argument("--detector", action="store_true",
+                          help="also read with the detector in the loop, with and without reading unsure tiles "
+                               "again (vision.repair)")
     evaluate.add_argument("--sideways-rule", action="store_true",
                           help="also read the true boxes with the sideways flags the detector's box-shape rule "
                                "(vision.detector.mark_sideways) gives them, instead of the true flags")
@@ -1034,7 +1036,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 def cmd_eval_grouping(args: argparse.Namespace) -> int:
     from vision.grouping import group
-    from vision.layout_eval import evaluate_folder
+    from vision.layout_eval import evaluate_folder, without_alternatives
 
     if not os.path.isdir(os.path.join(args.data, "sidecars")):
         _err(f"'{args.data}' has no sidecars/ folder: render one with 'mjscan synth --kinds guide ...'.")
@@ -1053,7 +1055,18 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             if model is None:
                 return EXIT_INVALID
             detector = _load_detector(model, None)
-            reports["detector"] = evaluate_folder(args.data, group, detect=detector.detect, limit=args.limit)
+            found: dict[str, Any] = {}  # each photo detected once, read both ways
+
+            def detect(path):
+                if str(path) not in found:
+                    found[str(path)] = detector.detect(path)
+                return found[str(path)]
+
+            reports["detector"] = evaluate_folder(args.data, group, detect=detect, limit=args.limit)
+            # the detector's first readings only (no alternatives, so no tile is read again): what
+            # vision.repair adds is the difference between the two reports
+            reports["detector_first_readings"] = evaluate_folder(
+                args.data, group, detect=lambda path: without_alternatives(detect(path)), limit=args.limit)
     except InputError as error:
         _err(error.message)
         return EXIT_INVALID
@@ -1067,7 +1080,9 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
                   "true_boxes_sideways_rule": "from the true boxes, sideways flags by the detector's rule",
                   "noisy_boxes_sideways_rule": f"from the true boxes moved by {args.box_noise:g} of their size, "
                                                "sideways flags by the detector's rule",
-                  "detector": "with the detector in the loop"}
+                  "detector": "with the detector in the loop",
+                  "detector_first_readings": "with the detector in the loop, its first readings only "
+                                             "(no tile read again)"}
         for name, report in reports.items():
             sys.stdout.write(report.summary(titles[name]) + "\n")
     return EXIT_OK

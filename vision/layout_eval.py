@@ -215,6 +215,14 @@ def with_box_noise(detections: Detections, noise: float, rng: Any) -> Detections
     return Detections(detections.width, detections.height, tuple(tiles))
 
 
+def without_alternatives(detections: Detections) -> Detections:
+    """The same detections with only their first readings (``Detection.alternatives`` dropped)."""
+    from dataclasses import replace
+
+    return replace(detections, tiles=tuple(replace(t, alternatives=()) if t.alternatives else t
+                                           for t in detections.tiles))
+
+
 def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
                     detect: Callable[[Path], Detections] | None = None, limit: int | None = None,
                     progress: Callable[[int, int], None] | None = None, sideways_rule: bool = False,

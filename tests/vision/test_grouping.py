@@ -845,3 +845,22 @@ def test_a_kongs_fourth_tile_pushed_off_a_sideways_tile_lying_on_the_line(angle)
     reading = group(placed(tiles, angle=angle))
     assert reading.questions == ()
     assert notation(reading) == norm("123m 456p 789s 9p [22'22s] +9p")
+
+
+def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, capsys, monkeypatch):
+    """``--detector``: the detector runs once a photo, and its detections are read twice: as they are, and with
+    their first readings only (what re-reading unsure tiles adds is the difference)."""
+    pytest.importorskip("onnxruntime")
+    from mjscan import cli
+    from vision.detector import Detector
+
+    if not (Path(__file__).resolve().parents[2] / "models" / "detector.onnx").is_file():
+        pytest.skip("no shipped model")
+    calls = []
+    original = Detector.detect
+    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: calls.append(path) or original(self, path, *a))
+    assert cli.main(["eval-grouping", str(rendered), "--detector", "--limit", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"true_boxes", "detector", "detector_first_readings"}
+    assert data["detector"]["photos"] == data["detector_first_readings"]["photos"] == 2
+    assert len(calls) == 2 and len(set(calls)) == 2

@@ -747,12 +747,18 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 
 def _format_detections(path: str, detections: Any) -> str:
+    from vision.classes import class_code
+
     tiles = sorted(detections.tiles, key=lambda t: (t.center[0], t.center[1]))
     lines = [f"{path}: {len(tiles)} tiles in {detections.width}x{detections.height} (left to right)"]
     for tile in tiles:
         x1, y1, x2, y2 = tile.box
         side = "  sideways" if tile.sideways else ""
-        lines.append(f"  {tile.code_str:>4}  {tile.confidence:.2f}  [{x1:.0f}, {y1:.0f}, {x2:.0f}, {y2:.0f}]{side}")
+        # an unsure reading shows the runner-up (a tenth as likely or more): what to check in the photo
+        others = [f"{class_code(code)} {chance:.2f}" for code, chance in tile.alternatives
+                  if chance >= 0.1 * tile.confidence]
+        unsure = f"  (or {', '.join(others)})" if others else ""
+        lines.append(f"  {tile.code_str:>4}  {tile.confidence:.2f}  [{x1:.0f}, {y1:.0f}, {x2:.0f}, {y2:.0f}]{side}{unsure}")
     return "\n".join(lines) + "\n"
 
 

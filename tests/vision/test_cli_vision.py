@@ -166,3 +166,16 @@ def test_mjscan_read_text_names_a_tile_read_again():
     text = format_reading(group(replace(truth, tiles=tuple(tiles))))
     assert f"read again: detection {k}, 6s read as 8s (its confidence 0.50 of the first reading's)" in text
     assert "note: The tiles as read made no winning hand" in text
+
+
+def test_detect_text_shows_the_runner_up_of_an_unsure_tile():
+    from mjscan.cli import _format_detections
+    from scorer.tiles import Tile
+    from vision.detections import Detection, Detections
+
+    tiles = (Detection(Tile.parse("5f"), (10, 10, 40, 50), 0.34, alternatives=((Tile.parse("4z"), 0.2),
+                                                                              (Tile.parse("8f"), 0.02))),
+             Detection(Tile.parse("3m"), (50, 10, 80, 50), 0.9, alternatives=((Tile.parse("2m"), 0.05),)))
+    text = _format_detections("p.jpg", Detections(100, 60, tiles))
+    assert "5f  0.34  [10, 10, 40, 50]  (or 4z 0.20)" in text  # 8f is under a tenth of 0.34: not shown
+    assert "3m  0.90  [50, 10, 80, 50]\n" in text  # 2m is a eighteenth as likely: a sure reading

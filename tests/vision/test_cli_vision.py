@@ -119,8 +119,9 @@ def test_train_configs_name_every_setting():
                        "detector")
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
                         "classifier-round5")
+    later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
-               for name in (*localiser_chain, *classifier_chain, "classifier", "classifier-boxhead")}
+               for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
         for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
             assert key in configs[name]
@@ -140,15 +141,23 @@ def test_train_configs_name_every_setting():
         run = configs[before]["run"]
         assert configs[after]["init"] == f"{run['project']}/{run['name']}/classifier.pt"
         assert configs[after]["task"] == "classifier"
-    # the shipped classifier is the mean of the chain's last two rounds
+    def weights(name):
+        return f"{configs[name]['run']['project']}/{configs[name]['run']['name']}/classifier.pt"
+
+    # the stop-12 classifier is the mean of rounds 4 and 5; rounds 7 and 8 go on from it; the shipped classifier
+    # is the mean of the stop-12 one and round 8
+    assert configs["classifier-average45"]["task"] == "classifier-average"
+    assert configs["classifier-average45"]["average"] == [weights(name) for name in classifier_chain[-2:]]
+    assert configs["classifier-round7"]["init"] == weights("classifier-average45")
+    assert configs["classifier-round8"]["init"] == weights("classifier-round7")
+    assert configs["classifier-round8"]["crops"]["false_boxes"]["localiser"] == "models/detector.onnx"
     assert configs["classifier"]["task"] == "classifier-average"
-    assert configs["classifier"]["average"] == [f"{configs[name]['run']['project']}/{configs[name]['run']['name']}"
-                                                f"/classifier.pt" for name in classifier_chain[-2:]]
+    assert configs["classifier"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
     # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"
     assert all(not configs[name]["export"]["onnx"].startswith("models/")
-               for name in (*localiser_chain[:-1], *classifier_chain, "classifier-boxhead"))
+               for name in (*localiser_chain[:-1], *classifier_chain, *later_rounds, "classifier-boxhead"))
 
 
 def test_mjscan_read_text_names_a_tile_read_again():

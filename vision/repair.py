@@ -104,18 +104,28 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
                      key=lambda s: -s[0])[:SINGLES]
     if not singles:
         return reading
-    tries: list[tuple[float, tuple[tuple[int, Any], ...]]] = [(ratio, ((i, code),)) for ratio, i, code in singles]
-    for (r1, i1, c1), (r2, i2, c2) in itertools.combinations(singles[:PAIRS_FROM], 2):
-        if i1 != i2 and r1 * r2 >= MIN_RATIO:
-            tries.append((r1 * r2, ((i1, c1), (i2, c2))))
     found: dict[Hand, tuple[float, tuple[tuple[int, Any], ...], Any]] = {}
-    for likelihood, changes in sorted(tries, key=lambda t: -t[0]):
+    fixing: set[tuple[int, Any]] = set()  # single re-readings that make a winning hand on their own
+
+    def attempt(likelihood: float, changes: tuple[tuple[int, Any], ...]) -> bool:
         changed = list(tiles)
         for i, code in changes:
             changed[i] = replace(tiles[i], code=code, alternatives=())
-        attempt = read(Detections(detections.width, detections.height, tuple(changed)))
-        if _fixed(attempt) and (attempt.hand not in found or found[attempt.hand][0] < likelihood):
-            found[attempt.hand] = (likelihood, changes, attempt)
+        reread = read(Detections(detections.width, detections.height, tuple(changed)))
+        if not _fixed(reread):
+            return False
+        if reread.hand not in found or found[reread.hand][0] < likelihood:
+            found[reread.hand] = (likelihood, changes, reread)
+        return True
+
+    for ratio, i, code in singles:
+        if attempt(ratio, ((i, code),)):
+            fixing.add((i, code))
+    # two tiles at once, but never a single fix plus a needless change (a flower read again beside it would
+    # give another hand, just as likely, and turn a clear answer into a question)
+    for (r1, i1, c1), (r2, i2, c2) in itertools.combinations(singles[:PAIRS_FROM], 2):
+        if i1 != i2 and r1 * r2 >= MIN_RATIO and not {(i1, c1), (i2, c2)} & fixing:
+            attempt(r1 * r2, ((i1, c1), (i2, c2)))
     if not found:
         return reading
     ranked = sorted(found.values(), key=lambda f: -f[0])

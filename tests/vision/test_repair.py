@@ -106,3 +106,15 @@ def test_a_meld_with_a_misread_tile_is_read_again():
     reading = group(misread)
     assert hand_text(reading) == norm("123m 456p 789s 9p [77'7z] +9p") and reading.questions == ()
     assert [(c.read_as, c.taken_as) for c in reading.corrections] == [("1z", "7z")]
+
+
+def test_a_needless_second_change_does_not_make_a_clear_fix_a_question():
+    """8s misread as 6s (8s its runner-up at 0.4) and a flower unsure between 2f and 1f (0.8): 6s -> 8s alone
+    makes the winning hand; the pair that also changes the flower is never tried, so the fix is taken."""
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p | 9p || 2f"), (MELD_Y, "5s' 5s 5s")])
+    misread = with_reading(truth, index_of(truth, "8s"), "6s", [("8s", 0.4)])
+    misread = with_reading(misread, index_of(misread, "2f"), "2f", [("1f", 0.8)])
+    reading = group(misread)
+    assert reading.question("tile-reading") is None
+    assert [(c.read_as, c.taken_as) for c in reading.corrections] == [("6s", "8s")]
+    assert [t.code for t in reading.hand.flowers] == ["2f"]

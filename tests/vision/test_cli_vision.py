@@ -119,7 +119,7 @@ def test_train_configs_name_every_setting():
                        "detector")
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
                         "classifier-round5")
-    later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8")
+    later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
@@ -151,6 +151,7 @@ def test_train_configs_name_every_setting():
     assert configs["classifier-round7"]["init"] == weights("classifier-average45")
     assert configs["classifier-round8"]["init"] == weights("classifier-round7")
     assert configs["classifier-round8"]["crops"]["false_boxes"]["localiser"] == "models/detector.onnx"
+    assert configs["classifier-round9"]["init"] == weights("classifier-round8")  # measured, not shipped
     assert configs["classifier"]["task"] == "classifier-average"
     assert configs["classifier"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
     # only the last round of each chain writes into models/

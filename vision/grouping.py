@@ -90,6 +90,8 @@ ON_TOP_OFFSET = 0.35
 # a kong's fourth tile laid beside the sideways one: its centre lies within this share of the sideways tile's
 # length along the row (in a steep view a tile laid further from the player shows shifted along a turned row)
 BESIDE_ALONG = 0.6
+APART = "it lies apart from the concealed row and the melds"
+"""Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -207,6 +209,8 @@ class Reading:
                 hand = choice.hand
             elif q.id.startswith("claim-") and hand is not None:
                 hand = _with_claim(hand, q.id[len("claim-"):], Direction.parse(choice.label))
+            elif q.id.startswith("flower-") and hand is not None and choice.label.startswith("yes, "):
+                hand = _with_flower(hand, Tile.parse(choice.label[len("yes, "):]))
         unknown = set(answers) - {q.id for q in self.questions}
         if unknown:
             raise ValueError(f"no question has the id {sorted(unknown)[0]!r}; the questions are: "
@@ -254,6 +258,12 @@ def _pick(q: Question, text: str) -> Choice:
         return starts[0]
     raise ValueError(f"{text!r} is not a choice of question {q.id!r}: "
                      + ", ".join(f"{i + 1}) {c.label}" for i, c in enumerate(q.choices)))
+
+
+def _with_flower(hand: Hand, flower: Tile) -> Hand:
+    if flower in hand.flowers:
+        return hand
+    return Hand(hand.concealed, hand.melds, hand.winning_tile, hand.flowers + (flower,), hand.context)
 
 
 def _with_claim(hand: Hand, code: str, direction: Direction) -> Hand:
@@ -381,9 +391,10 @@ class _Builder:
 def group(detections: Detections) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
     the detections' alternative readings are tried (``vision.repair``)."""
-    from vision.repair import repair
+    from vision.repair import ask_about_stray_flowers, repair
 
-    return repair(detections, _group(detections, frozenset()), lambda changed: _group(changed, frozenset()))
+    reading = repair(detections, _group(detections, frozenset()), lambda changed: _group(changed, frozenset()))
+    return ask_about_stray_flowers(detections, reading)
 
 
 def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) -> Reading:
@@ -1289,9 +1300,9 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
 
     for g in leftover:
         for k in g:
-            b.ignore(places[k].index, "it lies apart from the concealed row and the melds")
+            b.ignore(places[k].index, APART)
             for e in places[k].extra:
-                b.ignore(e, "it lies apart from the concealed row and the melds")
+                b.ignore(e, APART)
 
     # 7. the winning tile, the hand, the questions
     concealed_tiles = [places[k].det.code for k in concealed]

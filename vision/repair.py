@@ -16,6 +16,10 @@ the tile's own. "Winning hand" means a standard shape (the melds plus standing t
 and a pair), seven pairs or thirteen orphans: a rule set's rarer special hands are not tried for, so such a
 hand read right is left as it is unless a tile of it was unsure and a re-reading makes a standard shape.
 Detections without alternatives (true boxes, an older detector) are never re-read.
+
+``ask_about_stray_flowers``: a tile lying apart from the hand is ignored as a stray tile; when its next reading
+is a flower or season at least ``STRAY_FLOWER_RATIO`` as likely as its first (and the hand has no such flower
+yet), question ``flower-N`` asks whether it is that flower (flowers lie apart, and they score).
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ PAIRS_FROM = 6
 """... and pairs of re-readings of two tiles among the likeliest this many, when their product reaches MIN_RATIO."""
 MARGIN = 4.0
 """A re-reading is taken without asking when it is this many times likelier than any that gives another hand."""
+STRAY_FLOWER_RATIO = 0.2
+"""A stray tile is asked about when a flower's reading is at least this share of its first reading's confidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,3 +167,29 @@ def _ratio(tile, code) -> float:
         if alternative == code:
             return confidence / tile.confidence
     return 0.0
+
+
+def ask_about_stray_flowers(detections: Detections, reading: Any) -> Any:
+    """``reading`` with a question ``flower-N`` for each tile lying apart (ignored as a stray tile) that may be a
+    flower or season the hand lacks (see the module's doc); choices ``yes, <code>`` and ``no``."""
+    from vision.grouping import APART, Choice, Question
+
+    if reading.hand is None:
+        return reading
+    have = set(reading.hand.flowers)
+    asked = []
+    for ignored in reading.ignored:
+        tile = detections.tiles[ignored.detection]
+        if ignored.reason != APART or tile.is_back or tile.confidence <= 0:
+            continue
+        for code, confidence in tile.alternatives:
+            if code != "back" and code.is_bonus and code not in have \
+                    and confidence >= STRAY_FLOWER_RATIO * tile.confidence:
+                have.add(code)
+                asked.append(Question(
+                    f"flower-{ignored.detection}",
+                    f"A tile lying apart from the hand was read as {tile.code_str} and left out, but it may be the "
+                    f"{'season' if code.is_season else 'flower'} {code.code}: is it?",
+                    (Choice(f"yes, {code.code}"), Choice("no, it is not part of the hand"))))
+                break
+    return replace(reading, questions=reading.questions + tuple(asked)) if asked else reading

@@ -118,3 +118,22 @@ def test_a_needless_second_change_does_not_make_a_clear_fix_a_question():
     assert reading.question("tile-reading") is None
     assert [(c.read_as, c.taken_as) for c in reading.corrections] == [("6s", "8s")]
     assert [t.code for t in reading.hand.flowers] == ["2f"]
+
+
+def test_a_stray_tile_that_may_be_a_flower_is_asked_about():
+    """A flower lying apart, read as 1m (6f its runner-up at 0.3): left out as a stray tile, and asked about;
+    answering yes adds the flower. A stray tile with no likely flower reading is not asked about."""
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s"), (MELD_Y + 3 * 40, "6f")])
+    assert [t.code for t in group(truth).hand.flowers] == ["6f"]
+    misread = with_reading(truth, index_of(truth, "6f"), "1m", [("6f", 0.3), ("2m", 0.2)])
+    reading = group(misread)
+    assert reading.hand is not None and reading.hand.flowers == ()
+    (question,) = reading.questions
+    index = index_of(truth, "6f")
+    assert question.id == f"flower-{index}" and "season 6f" in question.text
+    assert [c.label for c in question.choices] == ["yes, 6f", "no, it is not part of the hand"]
+    hand, still_open = reading.answer({question.id: "yes"})
+    assert [t.code for t in hand.flowers] == ["6f"] and still_open == ()
+    assert reading.answer({question.id: "no"})[0].flowers == ()
+    unlikely = with_reading(truth, index, "1m", [("6f", 0.1)])
+    assert group(unlikely).questions == ()

@@ -33,6 +33,8 @@ from vision.classes import CLASS_NAMES, NUM_CLASSES
 from vision.crops import CROP_HEIGHT, CROP_WIDTH, box_to_crop, crop_frame, tile_crop
 
 NONE_ID = NUM_CLASSES  # 43: "not a tile" (the classifier's extra class)
+PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
+"""The photos of a training folder that crops are cut from (and whose false boxes are mined)."""
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, "none")
 
 
@@ -132,7 +134,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
     rng = np.random.default_rng(seed)
     paths: list[Path] = []
     for folder in folders:
-        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"})
+        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
         paths.extend(found[:limit] if limit else found)
     crops: list[np.ndarray] = []
     labels: list[int] = []

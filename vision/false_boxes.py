@@ -27,9 +27,6 @@ import numpy as np
 
 from vision.boxes import iou_matrix
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
-
-
 def model_digest(path: str | os.PathLike[str]) -> str:
     """The first 12 hex digits of the file's SHA-256: the cache key of the boxes a model finds."""
     digest = hashlib.sha256()
@@ -64,7 +61,7 @@ def mine_folder(images: str | os.PathLike[str], localiser: str | os.PathLike[str
     labelled photo of an ``images/`` folder (labels in ``../labels``), read from the cache when it is there.
 
     ``detector`` may be a ready ``vision.detector.Detector`` for ``localiser`` (tests pass a stand-in)."""
-    from vision.classifier_training import read_yolo_labels
+    from vision.classifier_training import PHOTO_SUFFIXES, read_yolo_labels
 
     images = Path(images)
     cache = images.parent / f"false-boxes-{model_digest(localiser)}.json"
@@ -80,7 +77,7 @@ def mine_folder(images: str | os.PathLike[str], localiser: str | os.PathLike[str
         from vision.detector import Detector
 
         detector = Detector(localiser)
-    paths = sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    paths = sorted(p for p in images.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
     mined: dict[str, np.ndarray] = {}
     started = time.time()
     for i, path in enumerate(paths):

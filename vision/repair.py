@@ -110,12 +110,13 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
                      key=lambda s: -s[0])[:SINGLES]
     if not singles:
         return reading
-    found: dict[Hand, tuple[float, tuple[tuple[int, Any], ...], Any]] = {}
-    fixing: set[tuple[int, Any]] = set()  # single re-readings that make a winning hand on their own
+    # each change is (detection, code, its ratio); a re-reading's likelihood is the product of its ratios
+    found: dict[Hand, tuple[float, tuple[tuple[float, int, Any], ...], Any]] = {}
+    fixing: set[tuple[float, int, Any]] = set()  # single re-readings that make a winning hand on their own
 
-    def attempt(likelihood: float, changes: tuple[tuple[int, Any], ...]) -> bool:
+    def attempt(likelihood: float, changes: tuple[tuple[float, int, Any], ...]) -> bool:
         changed = list(tiles)
-        for i, code in changes:
+        for _, i, code in changes:
             changed[i] = replace(tiles[i], code=code, alternatives=())
         reread = read(Detections(detections.width, detections.height, tuple(changed)))
         if not _fixed(reread):
@@ -124,22 +125,20 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
             found[reread.hand] = (likelihood, changes, reread)
         return True
 
-    for ratio, i, code in singles:
-        if attempt(ratio, ((i, code),)):
-            fixing.add((i, code))
+    for single in singles:
+        if attempt(single[0], (single,)):
+            fixing.add(single)
     # two tiles at once, but never a single fix plus a needless change (a flower read again beside it would
     # give another hand, just as likely, and turn a clear answer into a question)
-    for (r1, i1, c1), (r2, i2, c2) in itertools.combinations(singles[:PAIRS_FROM], 2):
-        if i1 != i2 and r1 * r2 >= MIN_RATIO and not {(i1, c1), (i2, c2)} & fixing:
-            attempt(r1 * r2, ((i1, c1), (i2, c2)))
+    for first, second in itertools.combinations(singles[:PAIRS_FROM], 2):
+        if first[1] != second[1] and first[0] * second[0] >= MIN_RATIO and not {first, second} & fixing:
+            attempt(first[0] * second[0], (first, second))
     if not found:
         return reading
     ranked = sorted(found.values(), key=lambda f: -f[0])
 
     def corrections(entry) -> tuple[Correction, ...]:
-        likelihood, changes, _ = entry
-        return tuple(Correction(i, tiles[i].code_str, class_code(code),
-                                _ratio(tiles[i], code)) for i, code in changes)
+        return tuple(Correction(i, tiles[i].code_str, class_code(code), ratio) for ratio, i, code in entry[1])
 
     best = ranked[0]
     if len(ranked) == 1 or best[0] >= MARGIN * ranked[1][0]:
@@ -160,13 +159,6 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
                                         "unsure tiles does: which is right?", tuple(choices))
     kept = tuple(q for q in reading.questions if not _misread(q))  # each choice is a whole hand: it answers them
     return replace(reading, questions=kept + (question,))
-
-
-def _ratio(tile, code) -> float:
-    for alternative, confidence in tile.alternatives:
-        if alternative == code:
-            return confidence / tile.confidence
-    return 0.0
 
 
 def ask_about_stray_flowers(detections: Detections, reading: Any) -> Any:

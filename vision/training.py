@@ -309,7 +309,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         import onnx  # noqa: F401
     except ImportError as error:
         raise TrainingError(f"Training the classifier needs torch and onnx ({error}): pip install -e '.[train]'") from None
-    from vision.classifier_training import build_crops, train_classifier
+    from vision.classifier_training import PHOTO_SUFFIXES, build_crops, train_classifier
 
     data = config["data"]
     sources: list[Path] = []
@@ -335,7 +335,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
             raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
     parts = []
     for i, folder in enumerate(sources):
-        count = len([p for p in folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"}])
+        count = len([p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES])
         limit = max(1, int(count * fraction)) if fraction else None
         mined = None
         if mining and folder in rendered:  # rendered photos only: their labels name every visible tile

@@ -87,6 +87,36 @@ def _yolo():
     return YOLO
 
 
+def _read_results_without_polars() -> None:
+    """Let ultralytics save checkpoints where polars is missing (the lent GPU machine has none, and its wheel is
+    too big to carry): it only reads its own results.csv back into each checkpoint, which the csv module does."""
+    try:
+        import polars  # noqa: F401
+        return
+    except ImportError:
+        pass
+    import csv
+
+    from ultralytics.engine.trainer import BaseTrainer
+
+    def read_results_csv(trainer) -> dict[str, list[Any]]:
+        try:
+            with open(trainer.csv, newline="") as handle:
+                rows = list(csv.DictReader(handle))
+        except OSError:
+            return {}
+        columns: dict[str, list[Any]] = {}
+        for row in rows:
+            for key, value in row.items():
+                try:
+                    columns.setdefault(key.strip(), []).append(float(value))
+                except (TypeError, ValueError):
+                    columns.setdefault(key.strip(), []).append(value)
+        return columns
+
+    BaseTrainer.read_results_csv = read_results_csv
+
+
 def _made_with(record: Path) -> dict[str, Any]:
     """What a generated set's record (synth.json, stretch.json) says it was made with; {} when it is missing
     or unreadable (the set is then made again)."""
@@ -173,12 +203,15 @@ def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
     """``data/detector-train.yaml``: every training source as a list, the 43 names in spec order."""
     data = config["data"]
     train = [str(folder) for folder in generated_sets(root, data)]
-    for key in ("real_train",):
-        if data.get(key):
-            folder = (root / data[key]).resolve()
-            if not folder.is_dir():
-                raise TrainingError(f"The training photos '{folder}' are missing.")
-            train.append(str(folder))
+    if data.get("real_train"):
+        folder = (root / data["real_train"]).resolve()
+        if not folder.is_dir():
+            raise TrainingError(f"The training photos '{folder}' are missing.")
+        # ultralytics keeps a folder listed twice twice: the real photos can weigh more than one pass each
+        repeat = int(data.get("real_train_repeat", 1))
+        if repeat < 1:
+            raise TrainingError(f"data.real_train_repeat must be 1 or more, not {repeat}.")
+        train.extend([str(folder)] * repeat)
     val = str((root / data["val"]).resolve()) if data.get("val") else train[0]
     target = root / "data" / "detector-train.yaml"
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -212,7 +245,9 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
         patience=config.get("patience", 100), close_mosaic=config.get("close_mosaic", 10),
         single_cls=bool(config.get("single_cls", False)),
         mosaic=config.get("mosaic", 1.0), fliplr=config.get("fliplr", 0.0),
-        val=config.get("val_during_training", True), plots=False, amp=False,
+        val=config.get("val_during_training", True), plots=False,
+        # AMP's start-up check downloads a model (there is no network): off unless the recipe turns it on
+        amp=bool(config.get("amp", False)),
         # a .pt start (the localiser's) keeps its weights; an architecture file starts from random ones
         pretrained=str(config["model"]).endswith(".pt"),
         project=str(root / run.get("project", "runs/detector")), name=run.get("name", "train"), exist_ok=True)
@@ -226,6 +261,7 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
         if key in config:
             arguments[key] = config[key]
     model = YOLO(str(root / config["model"]) if config["model"].endswith(".pt") else config["model"])
+    _read_results_without_polars()
     model.train(**arguments)
     weights_dir = Path(arguments["project"]) / arguments["name"] / "weights"
     return export(config, root, weights_dir)

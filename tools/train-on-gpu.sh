@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A localiser round on the lent GPU machine (the `device` tool), in calls of at most 10 minutes each:
+#   tools/train-on-gpu.sh RECIPE start SECONDS   install the carried wheels, unpack .gpu/ (tools/pack-for-gpu.sh),
+#                                                paint and render the recipe's sets on every core, start
+#                                                `mjscan train` in the background, then watch it for SECONDS
+#   tools/train-on-gpu.sh RECIPE watch SECONDS   watch a started run for SECONDS more (or until it ends)
+# Each call leaves the latest checkpoint, results.csv, the exported ONNX (once done) and the log in $OUT.
+# The machine keeps its files only while warm (30 s after a call), so call `watch` at once after `start`.
+set -euo pipefail
+recipe=$1 phase=$2 seconds=$3
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+started=$(date +%s)
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
+
+if [ "$phase" = start ]; then
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
+  tar -xf .gpu/art.tar
+  mkdir -p ../shared/data/real-photos/train && tar -xzf .gpu/real.tar.gz -C ../shared/data/real-photos/train --strip-components=1
+  echo "real photos: $(ls ../shared/data/real-photos/train/images | wc -l)"
+  python3 - "$recipe" <<'PY'
+import sys, time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from vision.training import load_config, prepare_random_art, render_synthetic
+config, root, start = load_config(sys.argv[1]), Path.cwd(), time.time()
+specs = config["data"]["synthetic"]
+with ThreadPoolExecutor(4) as pool:  # painting is one process a style set: paint beside the plain renders
+    painting = [pool.submit(prepare_random_art, root, s["art"]) for s in specs if s.get("art")]
+    for spec in specs:
+        if not spec.get("art"):
+            render_synthetic(root, spec); print(f"{spec['out']}: {time.time() - start:.0f} s", flush=True)
+    [job.result() for job in painting]
+for spec in specs:
+    if spec.get("art"):
+        render_synthetic(root, spec); print(f"{spec['out']}: {time.time() - start:.0f} s", flush=True)
+PY
+  setsid nohup python3 -m mjscan train --config "$recipe" >/tmp/train.log 2>&1 < /dev/null &
+  echo $! >/tmp/train.pid
+fi
+
+run=$(python3 -c "import sys,yaml; c=yaml.safe_load(open(sys.argv[1])); r=c.get('run',{}); print(r.get('project','runs/detector')+'/'+r.get('name','train'))" "$recipe")
+onnx=$(python3 -c "import sys,yaml; print(yaml.safe_load(open(sys.argv[1])).get('export',{}).get('onnx','models/detector.onnx'))" "$recipe")
+while [ $(( $(date +%s) - started )) -lt "$seconds" ] && kill -0 "$(cat /tmp/train.pid)" 2>/dev/null; do
+  sleep 20
+  tail -c 400 /tmp/train.log | tr '\r' '\n' | grep -v '^\s*$' | tail -n 1 || true
+done
+if kill -0 "$(cat /tmp/train.pid)" 2>/dev/null; then echo "still training"; else echo "training process ended"; fi
+cp /tmp/train.log "$out/train.log"
+for f in "$run/weights/last.pt" "$run/weights/best.pt" "$run/results.csv"; do [ -f "$f" ] && cp "$f" "$out/" || true; done
+[ -f "$onnx" ] && [ "$onnx" -nt "$recipe" ] && ! kill -0 "$(cat /tmp/train.pid)" 2>/dev/null && cp "$onnx" "$out/" || true
+tail -n 30 /tmp/train.log | tr '\r' '\n' | tail -n 30

@@ -8,7 +8,8 @@ What happens to a photo:
 1. **Orientation**: the EXIF orientation is applied (``PIL.ImageOps.exif_transpose``); boxes are in the
    pixels of the upright photo, whatever its size.
 2. **Letterbox**: the photo is scaled to fit the model's square input (ultralytics' LetterBox: same
-   scale both ways, grey 114 padding centred), RGB, 0..1, NCHW float32.
+   scale both ways, grey 114 padding centred), RGB, 0..1, NCHW float32. A model exported with a free
+   input size is run at each of ``LOCALISER_SCALES`` (640 and 320 px for the shipped localiser).
 3. **Decode**: ultralytics' detect export answers ``[1, 4 + nc, N]``: a box centre and size in input
    pixels, then one sigmoid score per class. Each candidate keeps its best class.
 4. **NMS** (numpy): per class at IoU 0.5, then across classes at IoU 0.8 (tiles do not overlap, so two
@@ -22,8 +23,8 @@ What happens to a photo:
    also drops a box lying mostly inside a better one (a tile cut by a window's edge).
 7. **Naming and redrawing** (a one-class localiser): the tile classifier (``vision.classifier``) names
    the crop of each box, and where its model has a box head it also draws the tile's box in the crop;
-   that box replaces the localiser's (``vision.crops.boxes_from_crops``), being finer than the
-   localiser's 320 px input allows. A drawn box that strays far from its crop's box is not used.
+   that box replaces the localiser's (``vision.crops.boxes_from_crops``), being finer than a
+   320-px localiser's input allows. A drawn box that strays far from its crop's box is not used.
 8. **Sideways**: ``mark_sideways`` below.
 
 Importing this module loads numpy and Pillow only; onnxruntime is imported when a Detector is made.
@@ -61,6 +62,12 @@ LOCALISER_IOU = 0.7
 """The two-stage pipeline's first NMS, on the localiser's score alone: looser than the final 0.5, which is
 applied once the classifier has named the boxes (real val: photos read exactly 59.8 % -> 60.1 %, mAP50 the
 same; with the round-4 localiser 60.8 % -> 61.5 %)."""
+
+LOCALISER_SCALES = (1.0, 0.5)
+"""A localiser exported with a free input size (``dynamic``) reads the photo, and each slice, twice: at its input
+size and at half of it, and both passes' boxes are merged by the first NMS. The 640-px localiser (round 7) finds
+tiles half a photo tall only at the coarse scale (real val: recall 0.911 -> 0.937, mAP50 0.904 -> 0.930); a
+half-size pass costs a quarter of a full one. A fixed-size model (round 6 and older) has one scale."""
 
 DRAFT_LONG_SIDE = 1800
 """A JPEG whose long side is at least twice this is decoded at a reduced scale (libjpeg's DCT scaling,
@@ -132,6 +139,26 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, in
     canvas[top:top + new_h, left:left + new_w] = image
     tensor = canvas.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
     return np.ascontiguousarray(tensor), (scale, left, top)
+
+
+def _metadata_size(meta: dict[str, str]) -> int:
+    """The input side a free-size model was trained at (ultralytics writes ``imgsz: [640, 640]``); 640 if absent."""
+    try:
+        size = json.loads(meta.get("imgsz", "[640]"))
+        return int(size[0] if isinstance(size, list) else size)
+    except (ValueError, TypeError, IndexError):
+        return 640
+
+
+def _metadata_class_count(meta: dict[str, str]) -> int | None:
+    """How many classes a model with a free output size has, from ultralytics' ``names`` metadata."""
+    import ast
+
+    try:
+        names = ast.literal_eval(meta.get("names", ""))
+    except (ValueError, SyntaxError):
+        return None
+    return len(names) if isinstance(names, (dict, list)) and names else None
 
 
 def decode(output: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -219,7 +246,8 @@ class Detector:
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, confidence: float = DEFAULT_CONFIDENCE,
                  slicing: bool = True, threads: int | None = None,
-                 classifier_path: str | os.PathLike[str] | None = None, refine_boxes: bool = True):
+                 classifier_path: str | os.PathLike[str] | None = None, refine_boxes: bool = True,
+                 scales: Sequence[float] | None = None):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -242,9 +270,20 @@ class Detector:
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         shape = model_input.shape
-        self.size = int(shape[2]) if isinstance(shape[2], int) else 640
+        meta = self.session.get_modelmeta().custom_metadata_map
+        fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
+        self.size = int(shape[2]) if fixed else _metadata_size(meta)
+        # each pass's input side: a fixed-size model has one; a free-size one is read at every scale
+        chosen = (1.0,) if fixed else tuple(LOCALISER_SCALES if scales is None else scales)
+        if not chosen or any(not 0 < scale <= 4 for scale in chosen):
+            raise DetectorError(f"scales must be a few numbers in (0, 4], not {scales!r}")
+        self.pass_sizes = tuple(sorted({max(32, int(round(self.size * scale / 32)) * 32) for scale in chosen},
+                                       reverse=True))
         output_shape = self.session.get_outputs()[0].shape
-        self.num_classes = int(output_shape[1]) - 4 if isinstance(output_shape[1], int) else NUM_CLASSES
+        if isinstance(output_shape[1], int):
+            self.num_classes = int(output_shape[1]) - 4
+        else:
+            self.num_classes = _metadata_class_count(meta) or NUM_CLASSES
         self.classifier = None
         if self.num_classes == 1 or classifier_path is not None:
             # a one-class localiser: the tile classifier names what it finds (two stages, see module doc)
@@ -293,16 +332,23 @@ class Detector:
     # ----------------------------------------------------------------------------------------------
 
     def _run(self, image: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """One model pass over an RGB array: boxes in that array's pixels, scores, our class ids."""
-        tensor, (scale, left, top) = letterbox(image, self.size)
-        output = self.session.run(None, {self.input_name: tensor})[0]
-        boxes, scores, classes = decode(output, confidence)
+        """The model's passes over an RGB array (one a scale, ``pass_sizes``): boxes in that array's pixels,
+        scores, our class ids."""
+        height, width = image.shape[:2]
+        parts = []
+        for size in self.pass_sizes:
+            tensor, (scale, left, top) = letterbox(image, size)
+            output = self.session.run(None, {self.input_name: tensor})[0]
+            found, scores, classes = decode(output, confidence)
+            parts.append((unletterbox(found, scale, left, top, width, height), scores, classes))
+        boxes = np.concatenate([part[0] for part in parts])
+        scores = np.concatenate([part[1] for part in parts])
+        classes = np.concatenate([part[2] for part in parts])
         if len(boxes):
             iou = LOCALISER_IOU if self.classifier is not None else 0.5
             keep = class_aware_nms(boxes, scores, classes, iou_threshold=iou, cross_class_iou=0.8)
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
-        height, width = image.shape[:2]
-        return unletterbox(boxes, scale, left, top, width, height), scores, self.class_map[classes]
+        return boxes, scores, self.class_map[classes]
 
     def raw(self, source: ImageInput, confidence: float | None = None) -> tuple[int, int, np.ndarray, np.ndarray,
                                                                                 np.ndarray]:

@@ -87,6 +87,19 @@ def _yolo():
     return YOLO
 
 
+def _check_device(device: str, recipe: str) -> None:
+    """A recipe made for a CUDA GPU (``device: 0``, the shipped localiser's) says so on a machine without one,
+    instead of ultralytics' traceback."""
+    if device in ("cpu", "mps"):
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        raise TrainingError(f"The recipe '{recipe}' trains on a CUDA GPU (device: {device}) and this machine has none. "
+                            "Run it on a GPU machine (tools/train-on-gpu.sh), or copy it with 'device: cpu' "
+                            "(at 640 px that takes days on two cores).")
+
+
 def _read_results_without_polars() -> None:
     """Let ultralytics save checkpoints where polars is missing (the lent GPU machine has none, and its wheel is
     too big to carry): it only reads its own results.csv back into each checkpoint, which the csv module does."""
@@ -260,6 +273,7 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
                 "warmup_epochs", "flipud", "mixup", "copy_paste", "rect"):
         if key in config:
             arguments[key] = config[key]
+    _check_device(str(arguments["device"]), config["_path"])
     model = YOLO(str(root / config["model"]) if config["model"].endswith(".pt") else config["model"])
     _read_results_without_polars()
     model.train(**arguments)
@@ -280,7 +294,8 @@ def export(config: dict[str, Any], root: Path, weights: Path) -> Path:
     settings = config.get("export", {})
     model = YOLO(str(weights))
     produced = Path(model.export(format="onnx", imgsz=config.get("imgsz", 640), opset=settings.get("opset", 12),
-                                 dynamic=False, simplify=False, half=False, device="cpu"))
+                                 dynamic=bool(settings.get("dynamic", False)), simplify=False, half=False,
+                                 device="cpu"))
     target = root / settings.get("onnx", "models/detector.onnx")
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(produced, target)

@@ -46,6 +46,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.slicing = options.get("slicing", True)
     detector.input_name = "images"
     detector.size = size
+    detector.pass_sizes = tuple(options.get("pass_sizes", (size,)))  # a free-size model's scales (LOCALISER_SCALES)
     detector.num_classes = NUM_CLASSES
     detector.class_map = np.arange(NUM_CLASSES)
     detector.classifier = options.get("classifier")

@@ -116,10 +116,11 @@ def test_train_configs_name_every_setting():
 
     repo = Path(__file__).resolve().parents[2]
     localiser_chain = ("detector-scratch", "localizer-round2", "localizer-round3", "localizer-round4", "localizer-round5",
-                       "detector")
+                       "localizer-round6", "detector")
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
                         "classifier-round5")
-    later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9")
+    later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9",
+                    "classifier-round10")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
@@ -135,7 +136,13 @@ def test_train_configs_name_every_setting():
     for before, after in zip(localiser_chain[1:], localiser_chain[2:]):
         run = configs[before]["run"]
         assert configs[after]["model"] == f"{run['project']}/{run['name']}/weights/last.pt"
-        assert configs[after]["single_cls"] is True and configs[after]["imgsz"] == configs[before]["imgsz"]
+        assert configs[after]["single_cls"] is True
+        # the rounds on the CPU keep 320 px; the GPU round (the shipped one) reads 640 and exports a free input size
+        if after == "detector":
+            assert configs[after]["imgsz"] == 640 and configs[after]["export"]["dynamic"] is True
+            assert configs[after]["device"] == 0 and configs[after]["data"]["real_train_repeat"] == 3
+        else:
+            assert configs[after]["imgsz"] == configs[before]["imgsz"] == 320
     assert configs["classifier-round1"].get("init") is None
     for before, after in zip(classifier_chain, classifier_chain[1:]):
         run = configs[before]["run"]
@@ -152,6 +159,7 @@ def test_train_configs_name_every_setting():
     assert configs["classifier-round8"]["init"] == weights("classifier-round7")
     assert configs["classifier-round8"]["crops"]["false_boxes"]["localiser"] == "models/detector.onnx"
     assert configs["classifier-round9"]["init"] == weights("classifier-round8")  # measured, not shipped
+    assert configs["classifier-round10"]["init"] == weights("classifier")  # from the shipped mean, round 7's false boxes
     assert configs["classifier"]["task"] == "classifier-average"
     assert configs["classifier"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
     # only the last round of each chain writes into models/

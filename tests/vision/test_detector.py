@@ -87,6 +87,56 @@ def test_big_photos_are_sliced_and_small_tiles_found():
     assert unsliced.session.calls == 1
 
 
+def test_a_model_of_free_input_size_reads_each_window_at_every_scale_and_merges_the_passes():
+    truth = [(100 + i * 70, 300, 150 + i * 70, 370) for i in range(5)]
+    photo = photo_with_boxes(800, 600, truth)
+    detector = fake_detector(640, pass_sizes=(640, 320))
+    found = detector.detect(photo)
+    assert detector.session.calls == 2  # one photo, no slices, two scales
+    assert len(found) == len(truth)  # each tile seen at both scales is one detection
+    for box, want in zip(boxes_of(found), sorted(truth)):
+        assert np.allclose(box, want, atol=6)
+    sliced = fake_detector(640, pass_sizes=(640, 320))
+    sliced.detect(photo_with_boxes(4000, 3000, [(400, 1500, 424, 1532)]))
+    assert sliced.session.calls == 2 * (1 + 12)  # the whole photo and 4 x 3 windows of 1280 px, at each scale
+
+
+def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
+    pytest.importorskip("onnxruntime")
+    import onnx
+    from onnx import TensorProto, helper
+
+    def model(path, side):  # a "detector" answering [1, 5, N]: its input's pixels, regrouped
+        graph = helper.make_graph(
+            [helper.make_node("Reshape", ["images", "shape"], ["flat"]),
+             helper.make_node("Slice", ["flat", "start", "end", "axis"], ["output0"])],
+            "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, side, side])],
+            # a free-size export names its output's class axis too: the class count then comes from `names`
+            [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 5 if side == 320 else "c", None])],
+            [helper.make_tensor("shape", TensorProto.INT64, [3], [1, 5, -1]),
+             helper.make_tensor("start", TensorProto.INT64, [1], [0]),
+             helper.make_tensor("end", TensorProto.INT64, [1], [1]),
+             helper.make_tensor("axis", TensorProto.INT64, [1], [2])])
+        proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        proto.ir_version = 8
+        for key, value in {"imgsz": "[640, 640]", "names": "{0: 'item'}"}.items():
+            proto.metadata_props.add(key=key, value=value)
+        onnx.save(proto, path)
+        return path
+
+    classifier = Path(__file__).resolve().parents[2] / "models" / "classifier.onnx"
+    if not classifier.is_file():
+        pytest.skip("no shipped classifier")
+    fixed = Detector(model(tmp_path / "fixed.onnx", 320), classifier_path=classifier)
+    assert fixed.size == 320 and fixed.pass_sizes == (320,)  # a fixed input has one scale
+    free = Detector(model(tmp_path / "free.onnx", "side"), classifier_path=classifier)
+    assert free.size == 640 and free.pass_sizes == (640, 320) and free.num_classes == 1
+    assert Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[1.0]).pass_sizes == (640,)
+    assert Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[0.7, 1.0]).pass_sizes == (640, 448)
+    with pytest.raises(DetectorError, match="scales"):
+        Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[0])
+
+
 def test_a_big_tile_cut_by_windows_is_found_once():
     photo = photo_with_boxes(2000, 1500, [(600, 600, 900, 1000)])  # larger than a window's overlap
     detections = fake_detector(320).detect(photo)

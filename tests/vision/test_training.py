@@ -52,9 +52,35 @@ def test_data_yaml_joins_the_sources(tmp_path):
     config["data"]["synthetic"] = [config["data"]["synthetic"], {"out": "data/guide", "count": 2, "seed": 3}]
     text = write_data_yaml(tmp_path, config).read_text()
     assert f"  - {synth / 'images'}" in text and f"  - {guide / 'images'}" in text
+    # the real photos can count several times an epoch
+    config["data"]["real_train_repeat"] = 3
+    assert write_data_yaml(tmp_path, config).read_text().count(f"  - {real.resolve()}") == 3
+    config["data"]["real_train_repeat"] = 0
+    with pytest.raises(TrainingError, match="real_train_repeat"):
+        write_data_yaml(tmp_path, config)
     config["data"]["real_train"] = "missing/images"
     with pytest.raises(TrainingError, match="missing"):
         write_data_yaml(tmp_path, config)
+
+
+def test_checkpoints_read_the_results_back_without_polars(tmp_path, monkeypatch):
+    """The lent GPU machine has no polars, which ultralytics uses only to put results.csv into each checkpoint."""
+    pytest.importorskip("ultralytics")
+    import sys
+    from types import SimpleNamespace
+
+    from ultralytics.engine.trainer import BaseTrainer
+
+    from vision.training import _read_results_without_polars
+
+    monkeypatch.setattr(BaseTrainer, "read_results_csv", BaseTrainer.read_results_csv)
+    monkeypatch.setitem(sys.modules, "polars", None)  # import polars now fails
+    _read_results_without_polars()
+    results = tmp_path / "results.csv"
+    results.write_text("epoch, time,metrics/mAP50(B)\n1,10.5,0.5\n2,21.0,0.75\n")
+    assert BaseTrainer.read_results_csv(SimpleNamespace(csv=results)) == {
+        "epoch": [1.0, 2.0], "time": [10.5, 21.0], "metrics/mAP50(B)": [0.5, 0.75]}
+    assert BaseTrainer.read_results_csv(SimpleNamespace(csv=tmp_path / "none.csv")) == {}
 
 
 def test_a_set_in_random_art_styles_paints_its_bundle_once_and_renders_with_it(tmp_path, monkeypatch):
@@ -161,9 +187,9 @@ export: {onnx: models/classifier.onnx}
 
 
 def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path):
-    """The shipped localiser's recipe (configs/detector.yaml: one class, fine-tuned from an earlier round;
-    here from models/detector-cpu.pt, the chain's first start) for one epoch on a few photos at a tiny input size, exported to ONNX and run
-    by the two-stage Detector."""
+    """The shipped localiser's recipe (configs/detector.yaml: one class, fine-tuned from an earlier round on a GPU;
+    here from models/detector-cpu.pt, the chain's first start, on the CPU) for one epoch on a few photos at a tiny
+    input size, exported to ONNX with a free input size and run by the two-stage Detector at its two scales."""
     pytest.importorskip("ultralytics")
     pytest.importorskip("onnx")
     pytest.importorskip("onnxruntime")
@@ -179,7 +205,7 @@ def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path
     (tmp_path / "models" / "detector-cpu.pt").write_bytes((repo / "models" / "detector-cpu.pt").read_bytes())
     _labelled_folder(tmp_path / "photos", count=4)
     config = yaml.safe_load((repo / "configs" / "detector.yaml").read_text())
-    config.update(imgsz=64, batch=4, workers=0, cache=False, hours=None)
+    config.update(imgsz=64, batch=4, workers=0, cache=False, hours=None, device="cpu")
     # the recipe's own start is an earlier round's run (not in a clone); the first round's start stands in
     config["model"] = "models/detector-cpu.pt"
     config["export"]["onnx"] = "models/detector.onnx"
@@ -193,9 +219,19 @@ def test_the_localiser_recipe_trains_one_epoch_and_the_detector_runs_it(tmp_path
     if not (repo / "models" / "classifier.onnx").is_file():
         pytest.skip("no shipped classifier to pair the localiser with")
     detector = Detector(target, classifier_path=repo / "models" / "classifier.onnx")
-    assert detector.num_classes == 1 and detector.size == 64
+    assert detector.num_classes == 1 and detector.size == 64 and detector.pass_sizes == (64, 32)  # a free input size
     photo = tmp_path / "photos" / "images" / "000.png"
     assert all(0.0 <= t.confidence <= 1.0 for t in detector.detect(photo, confidence=0.0001))
+
+
+def test_a_gpu_recipe_on_a_machine_without_one_says_so(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.training import _check_device
+
+    _check_device("cpu", "r.yaml")  # nothing to say
+    if not torch.cuda.is_available():  # CI's machines and the developers' have none
+        with pytest.raises(TrainingError, match="CUDA GPU"):
+            _check_device("0", "r.yaml")
 
 
 def test_training_leaves_pillow_as_it_found_it():

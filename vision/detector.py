@@ -67,7 +67,8 @@ LOCALISER_SCALES = (1.0, 0.5)
 """A localiser exported with a free input size (``dynamic``) reads the photo, and each slice, twice: at its input
 size and at half of it, and both passes' boxes are merged by the first NMS. The 640-px localiser (round 7) finds
 tiles half a photo tall only at the coarse scale (real val: recall 0.911 -> 0.937, mAP50 0.904 -> 0.930); a
-half-size pass costs a quarter of a full one. A fixed-size model (round 6 and older) has one scale."""
+half-size pass costs a quarter of a full one. A fixed-size model (round 6 and older) has one scale. The windows of a sliced photo are read at the
+first scale only (a tile that needs the coarse scale is big, and the whole photo's passes find it)."""
 
 DRAFT_LONG_SIDE = 1800
 """A JPEG whose long side is at least twice this is decoded at a reduced scale (libjpeg's DCT scaling,
@@ -331,12 +332,13 @@ class Detector:
 
     # ----------------------------------------------------------------------------------------------
 
-    def _run(self, image: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The model's passes over an RGB array (one a scale, ``pass_sizes``): boxes in that array's pixels,
-        scores, our class ids."""
+    def _run(self, image: np.ndarray, confidence: float, *, every_scale: bool = True
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The model's passes over an RGB array (one a scale, ``pass_sizes``; only the first, finest, unless
+        ``every_scale``): boxes in that array's pixels, scores, our class ids."""
         height, width = image.shape[:2]
         parts = []
-        for size in self.pass_sizes:
+        for size in self.pass_sizes if every_scale else self.pass_sizes[:1]:
             tensor, (scale, left, top) = letterbox(image, size)
             output = self.session.run(None, {self.input_name: tensor})[0]
             found, scores, classes = decode(output, confidence)
@@ -376,7 +378,9 @@ class Detector:
             parts_b, parts_s, parts_c = [boxes], [scores], [classes]
             for window in windows:
                 crop = image[window.y0:window.y1, window.x0:window.x1]
-                b, s, c = self._run(crop, conf)
+                # a window is read at the finest scale only: a tile big enough to need the coarse one is
+                # found by the whole photo's passes (4 MP: 7 passes instead of 14, median 345 -> see models/README.md)
+                b, s, c = self._run(crop, conf, every_scale=False)
                 b = b + np.array([window.x0, window.y0, window.x0, window.y0], dtype=b.dtype)
                 keep = drop_cut_boxes(b, window, width, height)
                 parts_b.append(b[keep]), parts_s.append(s[keep]), parts_c.append(c[keep])

@@ -22,3 +22,9 @@ for path in sorted(source.iterdir()):
 PY
 tar -C "$out" -czf "$out/real.tar.gz" real && rm -rf "$out/real"
 du -sh "$out"/*
+# a call carries the tracked files too (models/ among them): say when the whole would pass the 64 MiB limit
+tracked=$(cd "$root" && git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)
+packed=$(cd "$root" && du -cb .gpu .whl 2>/dev/null | tail -n 1 | cut -f1)
+total=$((tracked + packed))
+echo "a call would carry about $((total / 1048576)) MiB (the limit is 64)"
+[ "$total" -lt $((64 * 1048576)) ] || echo "too much: move the shipped weights the run does not need (models/*.onnx, classifier.pt, detector-cpu.pt) out of the tree for the calls, or pass a lower QUALITY"

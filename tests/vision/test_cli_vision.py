@@ -160,6 +160,11 @@ def test_train_configs_name_every_setting():
     assert configs["classifier-round8"]["crops"]["false_boxes"]["localiser"] == "models/detector.onnx"
     assert configs["classifier-round9"]["init"] == weights("classifier-round8")  # measured, not shipped
     assert configs["classifier-round10"]["init"] == weights("classifier")  # from the shipped mean, round 7's false boxes
+    # localiser round 8 (measured, not shipped) goes on from round 7's run
+    round8 = yaml.safe_load((repo / "configs" / "localizer-round8.yaml").read_text())
+    run = configs["detector"]["run"]
+    assert round8["model"] == f"{run['project']}/{run['name']}/weights/last.pt" and round8["imgsz"] == 640
+    assert not round8["export"]["onnx"].startswith("models/")
     assert configs["classifier"]["task"] == "classifier-average"
     assert configs["classifier"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
     # only the last round of each chain writes into models/

@@ -7,7 +7,17 @@
 # Each call leaves the latest checkpoint, results.csv, the exported ONNX (once done) and the log in $OUT.
 # The machine keeps its files only while warm (30 s after a call), so call `watch` at once after `start`.
 set -euo pipefail
+usage="usage: tools/train-on-gpu.sh RECIPE start|watch SECONDS"
+state=${MJSCAN_GPU_STATE:-/tmp}  # where the started run's pid and log stay between calls
+[ $# -eq 3 ] || { echo "$usage" >&2; exit 2; }
 recipe=$1 phase=$2 seconds=$3
+[ -f "$recipe" ] || { echo "no recipe '$recipe'" >&2; exit 2; }
+case $phase in start|watch) ;; *) echo "$usage (not '$phase')" >&2; exit 2 ;; esac
+case $seconds in ''|*[!0-9]*) echo "$usage (SECONDS: a whole number, not '$seconds')" >&2; exit 2 ;; esac
+if [ "$phase" = watch ] && [ ! -f "$state/train.pid" ]; then
+  echo "no run was started on this machine: it went back between calls (30 s idle); call 'start' again" >&2
+  exit 2
+fi
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 started=$(date +%s)
@@ -36,18 +46,18 @@ for spec in specs:
     if spec.get("art"):
         render_synthetic(root, spec); print(f"{spec['out']}: {time.time() - start:.0f} s", flush=True)
 PY
-  setsid nohup python3 -m mjscan train --config "$recipe" >/tmp/train.log 2>&1 < /dev/null &
-  echo $! >/tmp/train.pid
+  setsid nohup python3 -m mjscan train --config "$recipe" >"$state/train.log" 2>&1 < /dev/null &
+  echo $! >"$state/train.pid"
 fi
 
 run=$(python3 -c "import sys,yaml; c=yaml.safe_load(open(sys.argv[1])); r=c.get('run',{}); print(r.get('project','runs/detector')+'/'+r.get('name','train'))" "$recipe")
 onnx=$(python3 -c "import sys,yaml; print(yaml.safe_load(open(sys.argv[1])).get('export',{}).get('onnx','models/detector.onnx'))" "$recipe")
-while [ $(( $(date +%s) - started )) -lt "$seconds" ] && kill -0 "$(cat /tmp/train.pid)" 2>/dev/null; do
+while [ $(( $(date +%s) - started )) -lt "$seconds" ] && kill -0 "$(cat "$state/train.pid")" 2>/dev/null; do
   sleep 20
-  tail -c 400 /tmp/train.log | tr '\r' '\n' | grep -v '^\s*$' | tail -n 1 || true
+  tail -c 400 "$state/train.log" | tr '\r' '\n' | grep -v '^\s*$' | tail -n 1 || true
 done
-if kill -0 "$(cat /tmp/train.pid)" 2>/dev/null; then echo "still training"; else echo "training process ended"; fi
-cp /tmp/train.log "$out/train.log"
+if kill -0 "$(cat "$state/train.pid")" 2>/dev/null; then echo "still training"; else echo "training process ended"; fi
+cp "$state/train.log" "$out/train.log"
 for f in "$run/weights/last.pt" "$run/weights/best.pt" "$run/results.csv"; do [ -f "$f" ] && cp "$f" "$out/" || true; done
-[ -f "$onnx" ] && [ "$onnx" -nt "$recipe" ] && ! kill -0 "$(cat /tmp/train.pid)" 2>/dev/null && cp "$onnx" "$out/" || true
-tail -n 30 /tmp/train.log | tr '\r' '\n' | tail -n 30
+[ -f "$onnx" ] && [ "$onnx" -nt "$recipe" ] && ! kill -0 "$(cat "$state/train.pid")" 2>/dev/null && cp "$onnx" "$out/" || true
+tail -n 30 "$state/train.log" | tr '\r' '\n' | tail -n 30

@@ -1,0 +1,42 @@
+"""tools/: the scripts that pack for and run a localiser round on the lent GPU machine. Their real work needs
+that machine; here they must parse, and refuse bad calls with a usage line and exit status 2."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+
+
+def run(*arguments: str, state: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MJSCAN_GPU_STATE": str(state)} if state else None
+    return subprocess.run(["bash", *arguments], cwd=TOOLS.parent, capture_output=True, text=True, timeout=60, env=env)
+
+
+@pytest.mark.parametrize("script", ["pack-for-gpu.sh", "train-on-gpu.sh"])
+def test_the_scripts_parse(script):
+    assert run("-n", str(TOOLS / script)).returncode == 0
+
+
+def test_a_bad_call_gets_the_usage_and_status_2(tmp_path):
+    script = str(TOOLS / "train-on-gpu.sh")
+    assert run(script).returncode == 2 and "usage" in run(script).stderr
+    missing = run(script, str(tmp_path / "none.yaml"), "start", "60")
+    assert missing.returncode == 2 and "no recipe" in missing.stderr
+    recipe = TOOLS.parent / "configs" / "detector.yaml"
+    wrong = run(script, str(recipe), "begin", "60")
+    assert wrong.returncode == 2 and "not 'begin'" in wrong.stderr
+    count = run(script, str(recipe), "watch", "ten")
+    assert count.returncode == 2 and "whole number" in count.stderr
+
+
+def test_watching_where_nothing_was_started_says_what_happened(tmp_path):
+    watched = run(str(TOOLS / "train-on-gpu.sh"), str(TOOLS.parent / "configs" / "detector.yaml"), "watch", "5",
+                  state=tmp_path)
+    assert watched.returncode == 2 and "call 'start' again" in watched.stderr

@@ -120,7 +120,7 @@ def test_train_configs_name_every_setting():
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
                         "classifier-round5")
     later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9",
-                    "classifier-round10")
+                    "classifier-average-s13", "classifier-round10", "classifier-round11")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
@@ -159,14 +159,20 @@ def test_train_configs_name_every_setting():
     assert configs["classifier-round8"]["init"] == weights("classifier-round7")
     assert configs["classifier-round8"]["crops"]["false_boxes"]["localiser"] == "models/detector.onnx"
     assert configs["classifier-round9"]["init"] == weights("classifier-round8")  # measured, not shipped
-    assert configs["classifier-round10"]["init"] == weights("classifier")  # from the shipped mean, round 7's false boxes
+    assert configs["classifier-round10"]["init"] == weights("classifier-average-s13")  # round 7's false boxes
+    assert configs["classifier-round11"]["init"] == weights("classifier-average-s13")  # only boxes touching no label
+    assert configs["classifier-round11"]["crops"]["false_boxes"]["max_iou"] < configs["classifier-round10"]["crops"][
+        "false_boxes"]["max_iou"]
     # localiser round 8 (measured, not shipped) goes on from round 7's run
     round8 = yaml.safe_load((repo / "configs" / "localizer-round8.yaml").read_text())
     run = configs["detector"]["run"]
     assert round8["model"] == f"{run['project']}/{run['name']}/weights/last.pt" and round8["imgsz"] == 640
     assert not round8["export"]["onnx"].startswith("models/")
+    assert configs["classifier-average-s13"]["task"] == "classifier-average"
+    assert configs["classifier-average-s13"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
+    # the stop-14 classifier: the stop-13 one averaged with round 11, which went on from it
     assert configs["classifier"]["task"] == "classifier-average"
-    assert configs["classifier"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
+    assert configs["classifier"]["average"] == [weights("classifier-average-s13"), weights("classifier-round11")]
     # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"

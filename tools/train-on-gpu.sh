@@ -50,8 +50,9 @@ PY
   echo $! >"$state/train.pid"
 fi
 
-run=$(python3 -c "import sys,yaml; c=yaml.safe_load(open(sys.argv[1])); r=c.get('run',{}); print(r.get('project','runs/detector')+'/'+r.get('name','train'))" "$recipe")
-onnx=$(python3 -c "import sys,yaml; print(yaml.safe_load(open(sys.argv[1])).get('export',{}).get('onnx','models/detector.onnx'))" "$recipe")
+# the run folder and the ONNX path, with vision.training's defaults
+{ read -r run; read -r onnx; } < <(python3 -c "import sys,yaml; c=yaml.safe_load(open(sys.argv[1])); r=c.get('run',{})
+print(r.get('project','runs/detector')+'/'+r.get('name','train')); print(c.get('export',{}).get('onnx','models/detector.onnx'))" "$recipe")
 while [ $(( $(date +%s) - started )) -lt "$seconds" ] && kill -0 "$(cat "$state/train.pid")" 2>/dev/null; do
   sleep 20
   tail -c 400 "$state/train.log" | tr '\r' '\n' | grep -v '^\s*$' | tail -n 1 || true

@@ -151,15 +151,23 @@ def _metadata_size(meta: dict[str, str]) -> int:
         return 640
 
 
-def _metadata_class_count(meta: dict[str, str]) -> int | None:
-    """How many classes a model with a free output size has, from ultralytics' ``names`` metadata."""
+def _metadata_names(meta: dict[str, str]) -> list | None:
+    """The model's class names in class-id order, from ultralytics' ``names`` metadata (a Python or JSON dict or
+    list); None when absent or unreadable."""
+    if "names" not in meta:
+        return None
     import ast
 
     try:
-        names = ast.literal_eval(meta.get("names", ""))
+        names = ast.literal_eval(meta["names"])
     except (ValueError, SyntaxError):
-        return None
-    return len(names) if isinstance(names, (dict, list)) and names else None
+        try:
+            names = json.loads(meta["names"])
+        except ValueError:
+            return None
+    if isinstance(names, dict):
+        names = [names[k] for k in sorted(names, key=int)]
+    return list(names) if isinstance(names, list) and names else None
 
 
 def decode(output: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -272,6 +280,7 @@ class Detector:
         self.input_name = model_input.name
         shape = model_input.shape
         meta = self.session.get_modelmeta().custom_metadata_map
+        names = _metadata_names(meta)
         fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
         self.size = int(shape[2]) if fixed else _metadata_size(meta)
         # each pass's input side: a fixed-size model has one; a free-size one is read at every scale
@@ -284,7 +293,7 @@ class Detector:
         if isinstance(output_shape[1], int):
             self.num_classes = int(output_shape[1]) - 4
         else:
-            self.num_classes = _metadata_class_count(meta) or NUM_CLASSES
+            self.num_classes = len(names) if names else NUM_CLASSES
         self.classifier = None
         if self.num_classes == 1 or classifier_path is not None:
             # a one-class localiser: the tile classifier names what it finds (two stages, see module doc)
@@ -300,25 +309,11 @@ class Detector:
                                     f"classifier: {error}") from None
             self.class_map = np.zeros(max(self.num_classes, 1), dtype=np.int64)
         else:
-            self.class_map = self._class_map()
+            self.class_map = self._class_map(names)
 
-    def _class_map(self) -> np.ndarray:
-        """Model class id -> our class id, from the model's names (ultralytics stores them in its metadata);
-        identity when the names are ours or absent."""
-        names = None
-        meta = self.session.get_modelmeta().custom_metadata_map
-        if "names" in meta:
-            try:
-                import ast
-
-                names = ast.literal_eval(meta["names"])
-            except (ValueError, SyntaxError):
-                try:
-                    names = json.loads(meta["names"])
-                except ValueError:
-                    names = None
-        if isinstance(names, dict):
-            names = [names[k] for k in sorted(names, key=int)]
+    def _class_map(self, names: list | None) -> np.ndarray:
+        """Model class id -> our class id, from the model's names (``_metadata_names``); identity when the names
+        are ours or absent."""
         if not names:
             if self.num_classes != NUM_CLASSES:
                 raise DetectorError(f"the model has {self.num_classes} classes and no names; expected {NUM_CLASSES}")

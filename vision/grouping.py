@@ -92,6 +92,11 @@ ON_TOP_OFFSET = 0.35
 BESIDE_ALONG = 0.6
 APART = "it lies apart from the concealed row and the melds"
 """Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
+NOT_A_FLOWER = "no, it is not part of the hand"
+"""The choice of a question ``flower-N`` that leaves the tile out of the hand."""
+ONE_OF_EACH = "a set has one of each flower and season"
+"""The end of the reason a second copy of a flower or season is ignored with: one of the two is misread, and
+vision.repair reads them again or asks."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -209,8 +214,9 @@ class Reading:
                 hand = choice.hand
             elif q.id.startswith("claim-") and hand is not None:
                 hand = _with_claim(hand, q.id[len("claim-"):], Direction.parse(choice.label))
-            elif q.id.startswith("flower-") and hand is not None and choice.label.startswith("yes, "):
-                hand = _with_flower(hand, Tile.parse(choice.label[len("yes, "):]))
+            elif q.id.startswith("flower-") and hand is not None and choice.label != NOT_A_FLOWER:
+                # "yes, 6f" (a stray tile that is a flower) or "6f" (which flower a second copy is)
+                hand = _with_flower(hand, Tile.parse(choice.label.removeprefix("yes, ")))
         unknown = set(answers) - {q.id for q in self.questions}
         if unknown:
             raise ValueError(f"no question has the id {sorted(unknown)[0]!r}; the questions are: "
@@ -526,7 +532,7 @@ def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
     for i in sorted(flowers, key=lambda i: -tiles[i].confidence):
         same = [k for k in kept if tiles[k].code == tiles[i].code]
         if same:
-            b.ignore(i, f"a second {tiles[i].code_str}: a set has one of each flower and season")
+            b.ignore(i, f"a second {tiles[i].code_str}: {ONE_OF_EACH}")
         else:
             kept.append(i)
     return kept

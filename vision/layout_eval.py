@@ -56,7 +56,7 @@ def errors(reading: Any, truth: Hand) -> list[str]:
     """The error types of a reading against the true hand ([] when read exactly)."""
     found: list[str] = []
     hand = reading.hand
-    for qid in sorted({q.id.split("-")[0] if q.id.startswith(("meld-", "claim-", "chow-")) else q.id
+    for qid in sorted({q.id.split("-")[0] if q.id.startswith(("meld-", "claim-", "chow-", "flower-")) else q.id
                        for q in reading.questions}):
         found.append(f"question asked ({qid})")
     if hand is None:

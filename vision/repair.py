@@ -17,9 +17,15 @@ and a pair), seven pairs or thirteen orphans: a rule set's rarer special hands a
 hand read right is left as it is unless a tile of it was unsure and a re-reading makes a standard shape.
 Detections without alternatives (true boxes, an older detector) are never re-read.
 
+Two tiles read as one flower or season (the grouping leaves the less sure copy out: a set has one of each)
+are a misreading too: re-readings are tried as above, and one settles it when a copy is read as a flower or
+season the hand lacks (reading it as a suit tile, which would then be left out as lying apart, only hides it).
+
 ``ask_about_stray_flowers``: a tile lying apart from the hand is ignored as a stray tile; when its next reading
 is a flower or season at least ``STRAY_FLOWER_RATIO`` as likely as its first (and the hand has no such flower
-yet), question ``flower-N`` asks whether it is that flower (flowers lie apart, and they score).
+yet), question ``flower-N`` asks whether it is that flower (flowers lie apart, and they score). A second copy
+of a flower that no re-reading settles is asked about too (``flower-N``: which flower or season it is, or
+none), unless a question ``tile-reading`` already offers the re-readings that settle it.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import Any, Callable
 
 from scorer.hand import Hand
 from scorer.shapes import counts_of, has_regular, is_seven_pairs, is_thirteen_orphans
+from scorer.tiles import BONUS_TILES
 from vision.classes import class_code
 from vision.detections import Detections
 
@@ -86,17 +93,25 @@ def _misread(question: Any) -> bool:
     return question.id == "hand" or question.id.startswith("meld-")
 
 
+def second_flowers(reading: Any) -> list[Any]:
+    """The tiles the reading ignored as a second copy of a flower or season (``Ignored``): a set has one of
+    each, so one of the two copies is misread."""
+    from vision.grouping import ONE_OF_EACH
+
+    return [ignored for ignored in reading.ignored if ignored.reason.endswith(ONE_OF_EACH)]
+
+
 def needs_repair(reading: Any) -> bool:
     """The reading's tiles make no hand (its question "hand"), a group lies like a meld but forms none
-    ("meld-N"), or the hand has no winning shape."""
-    if any(_misread(q) for q in reading.questions):
+    ("meld-N"), the hand has no winning shape, or two tiles were read as one flower."""
+    if any(_misread(q) for q in reading.questions) or second_flowers(reading):
         return True
     return reading.hand is not None and not is_winning_shape(reading.hand)
 
 
 def _fixed(reading: Any) -> bool:
     return reading.hand is not None and not any(_misread(q) for q in reading.questions) \
-        and is_winning_shape(reading.hand)
+        and is_winning_shape(reading.hand) and not second_flowers(reading)
 
 
 def repair(detections: Detections, reading: Any, read: Callable[[Detections], Any]) -> Any:
@@ -111,6 +126,9 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
     if not singles:
         return reading
     # each change is (detection, code, its ratio); a re-reading's likelihood is the product of its ratios
+    # a second copy of a flower is settled by reading a copy as a flower the hand lacks, not by reading it as
+    # a suit tile that is then left out as lying apart (that only hides the copy): fewer tiles must be left out
+    left_out = len(reading.ignored) if second_flowers(reading) else None
     found: dict[Hand, tuple[float, tuple[tuple[float, int, Any], ...], Any]] = {}
     fixing: set[tuple[float, int, Any]] = set()  # single re-readings that make a winning hand on their own
 
@@ -119,7 +137,7 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
         for _, i, code in changes:
             changed[i] = replace(tiles[i], code=code, alternatives=())
         reread = read(Detections(detections.width, detections.height, tuple(changed)))
-        if not _fixed(reread):
+        if not _fixed(reread) or (left_out is not None and len(reread.ignored) >= left_out):
             return False
         if reread.hand not in found or found[reread.hand][0] < likelihood:
             found[reread.hand] = (likelihood, changes, reread)
@@ -163,13 +181,25 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
 
 def ask_about_stray_flowers(detections: Detections, reading: Any) -> Any:
     """``reading`` with a question ``flower-N`` for each tile lying apart (ignored as a stray tile) that may be a
-    flower or season the hand lacks (see the module's doc); choices ``yes, <code>`` and ``no``."""
-    from vision.grouping import APART, Choice, Question
+    flower or season the hand lacks (see the module's doc); choices ``yes, <code>`` and ``no``. And for each
+    second copy of a flower or season left (re-reading found no better reading of it): which one it is, the
+    flowers and seasons the hand lacks as choices (its own next readings first), or none."""
+    from vision.grouping import APART, NOT_A_FLOWER, Choice, Question
 
     if reading.hand is None:
         return reading
     have = set(reading.hand.flowers)
     asked = []
+    # a question "tile-reading" already offers re-readings that settle a second copy
+    settled = any(q.id == "tile-reading" for q in reading.questions)
+    for ignored in () if settled else second_flowers(reading):
+        tile = detections.tiles[ignored.detection]
+        likely = {code: confidence for code, confidence in tile.alternatives if code != "back" and code.is_bonus}
+        lacking = sorted((code for code in BONUS_TILES if code not in have), key=lambda c: (-likely.get(c, 0.0), c))
+        asked.append(Question(
+            f"flower-{ignored.detection}",
+            f"Two tiles were read as {tile.code_str}, and a set has one of each flower and season: which is the "
+            f"less sure one?", tuple(Choice(code.code) for code in lacking) + (Choice(NOT_A_FLOWER),)))
     for ignored in reading.ignored:
         tile = detections.tiles[ignored.detection]
         if ignored.reason != APART or tile.is_back or tile.confidence <= 0:
@@ -182,6 +212,6 @@ def ask_about_stray_flowers(detections: Detections, reading: Any) -> Any:
                     f"flower-{ignored.detection}",
                     f"A tile lying apart from the hand was read as {tile.code_str} and left out, but it may be the "
                     f"{'season' if code.is_season else 'flower'} {code.code}: is it?",
-                    (Choice(f"yes, {code.code}"), Choice("no, it is not part of the hand"))))
+                    (Choice(f"yes, {code.code}"), Choice(NOT_A_FLOWER))))
                 break
     return replace(reading, questions=reading.questions + tuple(asked)) if asked else reading

@@ -298,3 +298,40 @@ def test_alternative_readings_keep_the_next_likeliest_tiles_on_the_detections_sc
     found = to_detections(100, 50, boxes, np.array([0.3, 0.9]), np.array([5, 3]), rows)
     assert [(t.code_str, [(str(c), round(p, 3)) for c, p in t.alternatives]) for t in found.tiles] == \
         [("4m", []), ("6m", [("8m", 0.125), ("1p", 0.05)])]
+
+
+class _SpreadClassifier:
+    """Names every crop a tile, its probability spread over three classes (a face of an unfamiliar art style):
+    0.2 each for 1m, 2m and 3m, and ``none`` for "not a tile"."""
+
+    draws_boxes = False
+
+    def __init__(self, none: float):
+        self.none = none
+
+    def probabilities(self, crops):
+        probs = np.zeros((len(crops), 44), dtype=np.float32)
+        probs[:, [0, 1, 2]] = (1 - self.none) / 3
+        probs[:, 43] = self.none
+        return probs
+
+
+def test_a_box_surely_a_tile_but_unsure_which_is_kept_at_the_threshold_with_its_readings_in_proportion():
+    from vision.detector import SURE_TILE
+
+    photo = photo_with_boxes(320, 320, [(100, 100, 140, 156)])
+    sure = fake_detector(320, classifier=_SpreadClassifier(none=0.0))
+    sure.session = _FixedLocaliser([(120, 128, 40, 56, 0.9)])
+    (tile,) = sure.detect(photo).tiles  # 0.9 x 1/3 = 0.3: above the threshold on its own
+    assert tile.confidence == pytest.approx(0.3)
+    sure.session = _FixedLocaliser([(120, 128, 40, 56, 0.72)])  # 0.72 x 1/3 = 0.24, but 0.72 a tile
+    assert 0.72 >= SURE_TILE
+    (tile,) = sure.detect(photo).tiles
+    assert tile.code_str == "1m" and tile.confidence == pytest.approx(0.25)
+    # the other readings keep their ratio to the first (1:1 here), on the raised scale
+    assert [(str(c), round(p, 3)) for c, p in tile.alternatives] == [("2m", 0.25), ("3m", 0.25)]
+    # the evaluation's low threshold sees the same raised confidence
+    assert sure.raw(photo, 0.001)[3].tolist() == pytest.approx([0.25])
+    doubtful = fake_detector(320, classifier=_SpreadClassifier(none=0.4))  # 0.72 x 0.6 = 0.43: maybe no tile
+    doubtful.session = _FixedLocaliser([(120, 128, 40, 56, 0.72)])
+    assert len(doubtful.detect(photo)) == 0

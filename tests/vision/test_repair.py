@@ -137,3 +137,45 @@ def test_a_stray_tile_that_may_be_a_flower_is_asked_about():
     assert reading.answer({question.id: "no"})[0].flowers == ()
     unlikely = with_reading(truth, index, "1m", [("6f", 0.1)])
     assert group(unlikely).questions == ()
+
+
+def _two_readings_of_4f():
+    """The hand with two flowers lying apart, 4f and 7f; the 7f read as 4f with this confidence (1 = the same)."""
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s"), (MELD_Y + 3 * 40, "4f . 7f")])
+    assert sorted(t.code for t in group(truth).hand.flowers) == ["4f", "7f"]
+    return truth, index_of(truth, "7f")
+
+
+def test_a_second_copy_of_a_flower_is_read_again():
+    """Two tiles read as 4f: a set has one, so the less sure copy's next readings are tried; 7f is taken, and
+    the reading says so."""
+    truth, index = _two_readings_of_4f()
+    misread = with_reading(truth, index, "4f", [("7f", 0.5), ("8f", 0.1)])
+    misread = replace(misread, tiles=tuple(replace(t, confidence=0.6) if i == index else t
+                                           for i, t in enumerate(misread.tiles)))
+    reading = group(misread)
+    assert sorted(t.code for t in reading.hand.flowers) == ["4f", "7f"] and reading.questions == ()
+    assert [(c.detection, c.read_as, c.taken_as) for c in reading.corrections] == [(index, "4f", "7f")]
+
+
+def test_a_second_copy_of_a_flower_that_cannot_be_read_again_is_asked_about():
+    """Two tiles read as 4f with no flower among the less sure one's next readings: never silently one 4f;
+    question flower-N asks which flower or season it is (the likeliest first), or whether it is not one."""
+    truth, index = _two_readings_of_4f()
+    misread = with_reading(truth, index, "4f", [("1m", 0.05)])
+    misread = replace(misread, tiles=tuple(replace(t, confidence=0.6) if i == index else t
+                                           for i, t in enumerate(misread.tiles)))
+    reading = group(misread)
+    assert [t.code for t in reading.hand.flowers] == ["4f"]
+    (question,) = reading.questions
+    assert question.id == f"flower-{index}" and "Two tiles were read as 4f" in question.text
+    assert [c.label for c in question.choices] == ["1f", "2f", "3f", "5f", "6f", "7f", "8f",
+                                                   "no, it is not part of the hand"]
+    hand, still_open = reading.answer({question.id: "7f"})
+    assert sorted(t.code for t in hand.flowers) == ["4f", "7f"] and still_open == ()
+    assert [t.code for t in reading.answer({question.id: "no"})[0].flowers] == ["4f"]
+    # a flower among its next readings comes first (here too unlikely to be taken without asking)
+    unsure = with_reading(truth, index, "4f", [("8f", 0.02)])
+    unsure = replace(unsure, tiles=tuple(replace(t, confidence=0.6) if i == index else t
+                                         for i, t in enumerate(unsure.tiles)))
+    assert [c.label for c in group(unsure).questions[0].choices][:2] == ["8f", "1f"]

@@ -33,6 +33,7 @@ from vision.classes import CLASS_NAMES, NUM_CLASSES
 from vision.crops import CROP_HEIGHT, CROP_WIDTH, box_to_crop, crop_frame, tile_crop
 
 NONE_ID = NUM_CLASSES  # 43: "not a tile" (the classifier's extra class)
+BONUS_IDS = frozenset(i for i, name in enumerate(CLASS_NAMES) if name.endswith("f"))  # flowers and seasons
 PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 """The photos of a training folder that crops are cut from (and whose false boxes are mined)."""
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, "none")
@@ -78,9 +79,11 @@ NO_BOX = np.full(4, np.nan, dtype=np.float32)
 
 def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: float,
                 none_per_image: int, targets: list[np.ndarray] | None = None,
-                false_boxes: np.ndarray | None = None) -> tuple[list[np.ndarray], list[int]]:
+                false_boxes: np.ndarray | None = None, bonus_copies: int | None = None
+                ) -> tuple[list[np.ndarray], list[int]]:
     """Crops and labels of one labelled photo: ``copies`` jittered crops per box (the first one exact
-    when ``jitter`` is 0) and up to ``none_per_image`` crops that are not a tile. ``targets``, when given,
+    when ``jitter`` is 0; ``bonus_copies`` for a flower or season, where given: a hand holds one of each, so
+    they are the rarest faces in the photos) and up to ``none_per_image`` crops that are not a tile. ``targets``, when given,
     gets each crop's true box as shares of the crop (``vision.crops.box_to_crop``; NaN for a non-tile).
     ``false_boxes`` (K x 4 or more columns, ``vision.false_boxes``) are cut as they are and labelled "none"."""
     image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
@@ -89,7 +92,7 @@ def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: fl
     crops: list[np.ndarray] = []
     labels: list[int] = []
     for box, cls in zip(boxes, classes):
-        for _ in range(copies):
+        for _ in range(bonus_copies if bonus_copies is not None and cls in BONUS_IDS else copies):
             cut = jitter_box(box, rng, jitter) if jitter else box
             crops.append(tile_crop(image, cut))
             labels.append(int(cls))
@@ -125,9 +128,10 @@ def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: fl
 
 def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per_image: int, seed: int,
                 limit: int | None = None, progress: bool = True, boxes: list[np.ndarray] | None = None,
-                false_boxes: dict[str, np.ndarray] | None = None, false_per_image: int = 0
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder).
+                false_boxes: dict[str, np.ndarray] | None = None, false_per_image: int = 0,
+                bonus_copies: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder;
+    ``copies``, ``jitter``, ``none_per_image``, ``bonus_copies``: ``image_crops``).
     ``boxes``, when given, gets the crops' box targets (``image_crops``), in the same order. ``false_boxes``
     (photo file name -> the localiser's false boxes, best first: ``vision.false_boxes.mine_folder``) adds up
     to ``false_per_image`` "none" crops a photo."""
@@ -142,7 +146,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
     for i, path in enumerate(paths):
         mined = false_boxes.get(path.name) if false_boxes and false_per_image else None
         c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes,
-                           false_boxes=None if mined is None else mined[:false_per_image])
+                           false_boxes=None if mined is None else mined[:false_per_image], bonus_copies=bonus_copies)
         crops.extend(c)
         labels.extend(l)
         if progress and (i + 1) % 200 == 0:

@@ -399,7 +399,8 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         parts.append(build_crops([folder], copies=int(crops.get("copies", 2)), jitter=float(crops.get("jitter", 0.06)),
                                  none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit,
                                  boxes=box_targets, false_boxes=mined,
-                                 false_per_image=int(mining.get("per_image", 4)) if mining else 0))
+                                 false_per_image=int(mining.get("per_image", 4)) if mining else 0,
+                                 bonus_copies=int(crops["bonus_copies"]) if "bonus_copies" in crops else None))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])
     evaluations, box_evaluations = {}, {}

@@ -83,6 +83,24 @@ def test_crops_and_labels_come_from_yolo_folders(tmp_path):
     assert np.array_equal(again[0], x) and np.array_equal(again[1], y)  # a seed gives the same crops
 
 
+def test_flowers_and_seasons_can_be_cut_more_often_than_other_faces(tmp_path):
+    from vision.classes import CLASS_NAMES
+    from vision.classifier_training import BONUS_IDS
+
+    assert sorted(CLASS_NAMES[i] for i in BONUS_IDS) == ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]
+    images = _labelled_folder(tmp_path)
+    label = tmp_path / "labels" / "000.txt"
+    # the first box of photo 000 becomes a season (6f): the one face cut five times instead of twice
+    first, *rest = label.read_text().splitlines()
+    label.write_text("\n".join([f"{CLASS_NAMES.index('6f')} " + first.split(" ", 1)[1], *rest]) + "\n")
+    _, plain = build_crops([images], copies=2, jitter=0.05, none_per_image=0, seed=1, progress=False)
+    _, more = build_crops([images], copies=2, jitter=0.05, none_per_image=0, seed=1, progress=False,
+                          bonus_copies=5)
+    season = CLASS_NAMES.index("6f")
+    assert (plain == season).sum() == 2 and (more == season).sum() == 5
+    assert len(more) == len(plain) + 3
+
+
 def test_one_epoch_of_training_exports_a_classifier_that_loads(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")

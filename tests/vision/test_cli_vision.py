@@ -120,7 +120,8 @@ def test_train_configs_name_every_setting():
     classifier_chain = ("classifier-round1", "classifier-round2", "classifier-round3", "classifier-round4",
                         "classifier-round5")
     later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9",
-                    "classifier-average-s13", "classifier-round10", "classifier-round11")
+                    "classifier-average-s13", "classifier-round10", "classifier-round11", "classifier-average-s13-11",
+                    "classifier-round12")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
@@ -171,8 +172,15 @@ def test_train_configs_name_every_setting():
     assert configs["classifier-average-s13"]["task"] == "classifier-average"
     assert configs["classifier-average-s13"]["average"] == [weights("classifier-average45"), weights("classifier-round8")]
     # the stop-14 classifier: the stop-13 one averaged with round 11, which went on from it
+    assert configs["classifier-average-s13-11"]["task"] == "classifier-average"
+    assert configs["classifier-average-s13-11"]["average"] == [weights("classifier-average-s13"),
+                                                               weights("classifier-round11")]
+    # the stop-15 classifier (shipped): the stop-14 one averaged with round 12 (flowers cut more often), which
+    # went on from it
+    assert configs["classifier-round12"]["init"] == weights("classifier-average-s13-11")
+    assert configs["classifier-round12"]["crops"]["bonus_copies"] > configs["classifier-round12"]["crops"]["copies"]
     assert configs["classifier"]["task"] == "classifier-average"
-    assert configs["classifier"]["average"] == [weights("classifier-average-s13"), weights("classifier-round11")]
+    assert configs["classifier"]["average"] == [weights("classifier-average-s13-11"), weights("classifier-round12")]
     # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"

@@ -18,10 +18,10 @@ output, as shares of the crop's width and height) maps back to the photo, and a 
 >>> frame = crop_frame((50, 10, 110, 50))        # wider than tall: turned a quarter
 >>> frame
 CropFrame(left=45, top=7, right=115, bottom=53, turned=True)
->>> print(box_to_crop((50, 10, 110, 50), frame).round(3))
-[0.065 0.071 0.935 0.929]
->>> print(box_from_crop(box_to_crop((50, 10, 110, 50), frame), frame).round(1))
-[ 50.  10. 110.  50.]
+>>> box_to_crop((50, 10, 110, 50), frame).astype(float).round(3).tolist()
+[0.065, 0.071, 0.935, 0.929]
+>>> box_from_crop(box_to_crop((50, 10, 110, 50), frame), frame).astype(float).round(1).tolist()
+[50.0, 10.0, 110.0, 50.0]
 """
 
 from __future__ import annotations

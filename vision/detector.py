@@ -20,7 +20,9 @@ What happens to a photo:
 6. **Slicing** (SAHI-style) for big photos with small tiles: when the long side exceeds twice the
    model's input, the photo is also cut into overlapping windows (``vision.boxes.plan_slices``), each
    window is run like a photo, and everything (the whole-photo pass included) is merged by NMS that
-   also drops a box lying mostly inside a better one (a tile cut by a window's edge).
+   also drops a box lying mostly inside a better one (a tile cut by a window's edge). The windows are
+   skipped when the whole-photo pass already sees the tiles big enough (``SLICE_BELOW``: a hand taken from
+   close by with a 12 MP camera): they would find nothing more and cost four passes.
 7. **Naming and redrawing** (a one-class localiser): the tile classifier (``vision.classifier``) names
    the crop of each box, and where its model has a box head it also draws the tile's box in the crop;
    that box replaces the localiser's (``vision.crops.boxes_from_crops``), being finer than a
@@ -372,6 +374,8 @@ class Detector:
         height, width = image.shape[:2]
         boxes, scores, classes = self._run(image, conf)
         windows = plan_slices(width, height, self.size) if self.slicing else []
+        if windows and _tiles_seen_whole(boxes, scores, max(width, height), self.size):
+            windows = []
         if windows:
             parts_b, parts_s, parts_c = [boxes], [scores], [classes]
             for window in windows:
@@ -437,6 +441,31 @@ class Detector:
     __call__ = detect
 
 
+SLICE_BELOW = 28.0
+"""A big photo is also read in windows (slicing) unless the whole-photo pass already sees its tiles at least
+this many pixels tall or wide (their median short side, in the model's input) ..."""
+SLICE_EVIDENCE = (0.5, 4)
+"""... judged on the localiser's boxes of at least this score, when there are at least this many of them."""
+
+
+def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, size: int) -> bool:
+    """Whether the whole-photo pass saw the photo's tiles big enough that windows would add nothing (and cost
+    four more passes): a hand photographed from close by, whatever the camera's megapixels.
+
+    >>> boxes = np.array([[0, 0, 100, 130]] * 4, dtype=np.float32)  # 100 px wide in a 2000-px photo
+    >>> _tiles_seen_whole(boxes, np.full(4, 0.9), 2000, 640)  # 32 px in the 640-px input
+    True
+    >>> _tiles_seen_whole(boxes, np.full(4, 0.9), 4000, 640), _tiles_seen_whole(boxes[:3], np.full(3, 0.9), 2000, 640)
+    (False, False)
+    """
+    min_score, min_count = SLICE_EVIDENCE
+    sure = boxes[scores >= min_score]
+    if len(sure) < min_count:
+        return False
+    short = np.minimum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1])
+    return float(np.median(short)) * size / long_side >= SLICE_BELOW
+
+
 SURE_TILE = 0.7
 """A box whose best reading falls below the threshold is still kept (at the threshold) when the localiser's score
 times the classifier's "a tile, whichever" (1 - P(none)) reaches this: a face in an art style the classifier
@@ -456,7 +485,7 @@ def alternative_readings(probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
     Rows of a class below ALTERNATIVE_SHARE are -1 and 0 ("none", not a tile, is never an alternative).
 
     >>> probs = np.array([[0.7, 0.2, 0.005, 0.095]])  # three tile classes, then "none"
-    >>> alternative_readings(probs, np.array([0.5])).round(3).tolist()
+    >>> alternative_readings(probs, np.array([0.5])).astype(float).round(3).tolist()
     [[[1.0, 0.1], [-1.0, 0.0], [-1.0, 0.0]]]
     """
     tiles = probs[:, :probs.shape[1] - 1]  # the last column is "none"

@@ -87,6 +87,20 @@ def test_big_photos_are_sliced_and_small_tiles_found():
     assert unsliced.session.calls == 1
 
 
+def test_a_big_photo_whose_tiles_the_whole_photo_pass_sees_well_is_not_read_in_windows():
+    from vision.detector import SLICE_BELOW
+
+    # a hand photographed from close by with a 12 MP camera: 400 x 520 px tiles are 32 x 42 px in a 320 pass
+    truth = [(300 + i * 430, 1300, 700 + i * 430, 1820) for i in range(6)]
+    detector = fake_detector(320)
+    found = detector.detect(photo_with_boxes(4000, 3000, truth))
+    assert 400 * 320 / 4000 >= SLICE_BELOW
+    assert detector.session.calls == 1 and len(found) == len(truth)  # no windows: they would add nothing
+    # three such tiles are too few to judge by: the windows are read
+    few = fake_detector(320)
+    assert len(few.detect(photo_with_boxes(4000, 3000, truth[:3]))) == 3 and few.session.calls == 1 + 12
+
+
 def test_a_model_of_free_input_size_reads_the_photo_at_every_scale_and_merges_the_passes():
     truth = [(100 + i * 70, 300, 150 + i * 70, 370) for i in range(5)]
     photo = photo_with_boxes(800, 600, truth)

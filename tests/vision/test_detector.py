@@ -112,7 +112,8 @@ def test_a_model_of_free_input_size_reads_the_photo_at_every_scale_and_merges_th
         assert np.allclose(box, want, atol=6)
     sliced = fake_detector(640, pass_sizes=(640, 320))
     sliced.detect(photo_with_boxes(4000, 3000, [(400, 1500, 424, 1532)]))
-    assert sliced.session.calls == 2 + 12  # the whole photo at each scale, 4 x 3 windows of 1280 px at the finest
+    # the whole photo at each scale, then (scaled to MAX_LONG_SIDE, 2200 px) 2 x 2 windows of 1280 px at the finest
+    assert sliced.session.calls == 2 + 4
 
 
 def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
@@ -241,6 +242,26 @@ def test_a_big_jpeg_is_decoded_at_a_reduced_scale_and_boxes_come_back_in_its_pix
     detections = fake_detector().detect(data)
     assert (detections.width, detections.height) == (4000, 3000)
     found = sorted(tuple(round(v / 10) * 10 for v in t.box) for t in detections)
+    assert len(found) == 2
+    for got, want in zip(found, sorted(boxes)):
+        assert all(abs(g - w) <= 12 for g, w in zip(got, want)), (got, want)
+
+
+def test_the_windows_of_a_photo_too_long_for_the_reduced_decoding_are_cut_from_it_scaled_down():
+    from vision.detector import DRAFT_LONG_SIDE, MAX_LONG_SIDE
+
+    # 3300 px: too short for libjpeg's half-scale decoding (which keeps DRAFT_LONG_SIDE), longer than MAX_LONG_SIDE;
+    # small tiles (20 x 27 px in the 640-px whole-photo pass), so the windows are read
+    boxes = [(330, 500, 430, 635), (2300, 1500, 2400, 1635)]
+    buffer = io.BytesIO()
+    photo_with_boxes(3300, 2475, boxes).save(buffer, "PNG")
+    data = buffer.getvalue()
+    assert 3300 < 2 * DRAFT_LONG_SIDE < 2 * MAX_LONG_SIDE
+    detector = fake_detector(640)
+    detections = detector.detect(data)
+    assert (detections.width, detections.height) == (3300, 2475)
+    assert detector.session.calls == 1 + 4  # 1280-px windows planned on the scaled photo: 2 x 2, not 3 x 3
+    found = sorted(tuple(t.box) for t in detections)
     assert len(found) == 2
     for got, want in zip(found, sorted(boxes)):
         assert all(abs(g - w) <= 12 for g, w in zip(got, want)), (got, want)

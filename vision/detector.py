@@ -373,10 +373,9 @@ class Detector:
         image = np.asarray(picture)
         height, width = image.shape[:2]
         boxes, scores, classes = self._run(image, conf)
-        windows = plan_slices(width, height, self.size) if self.slicing else []
-        if windows and _tiles_seen_whole(boxes, scores, max(width, height), self.size):
-            windows = []
-        if windows:
+        # a big photo is also read in windows, unless the whole-photo pass already saw its tiles well
+        if self.slicing and plan_slices(width, height, self.size) \
+                and not _tiles_seen_whole(boxes, scores, max(width, height), self.size):
             # the windows are cut from the photo scaled down to MAX_LONG_SIDE (the classifier still crops the
             # photo as decoded)
             zoom = min(1.0, MAX_LONG_SIDE / max(width, height))

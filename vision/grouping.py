@@ -397,10 +397,10 @@ class _Builder:
 def group(detections: Detections) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
     the detections' alternative readings are tried (``vision.repair``)."""
-    from vision.repair import ask_about_stray_flowers, repair
+    from vision.repair import ask_about_flowers, repair
 
     reading = repair(detections, _group(detections, frozenset()), lambda changed: _group(changed, frozenset()))
-    return ask_about_stray_flowers(detections, reading)
+    return ask_about_flowers(detections, reading)
 
 
 def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) -> Reading:

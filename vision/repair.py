@@ -21,7 +21,7 @@ Two tiles read as one flower or season (the grouping leaves the less sure copy o
 are a misreading too: re-readings are tried as above, and one settles it when a copy is read as a flower or
 season the hand lacks (reading it as a suit tile, which would then be left out as lying apart, only hides it).
 
-``ask_about_stray_flowers``: a tile lying apart from the hand is ignored as a stray tile; when its next reading
+``ask_about_flowers``: a tile lying apart from the hand is ignored as a stray tile; when its next reading
 is a flower or season at least ``STRAY_FLOWER_RATIO`` as likely as its first (and the hand has no such flower
 yet), question ``flower-N`` asks whether it is that flower (flowers lie apart, and they score). A second copy
 of a flower that no re-reading settles is asked about too (``flower-N``: which flower or season it is, or
@@ -179,7 +179,7 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
     return replace(reading, questions=kept + (question,))
 
 
-def ask_about_stray_flowers(detections: Detections, reading: Any) -> Any:
+def ask_about_flowers(detections: Detections, reading: Any) -> Any:
     """``reading`` with a question ``flower-N`` for each tile lying apart (ignored as a stray tile) that may be a
     flower or season the hand lacks (see the module's doc); choices ``yes, <code>`` and ``no``. And for each
     second copy of a flower or season left (re-reading found no better reading of it): which one it is, the

@@ -44,8 +44,8 @@ def find_scanner(models_dir: Path | str | None = None) -> Scanner | None:
     """The shipped detector as a Scanner, or None when there is none yet.
 
     There is one when the module ``vision.detector`` exists and ``models/`` holds an ``.onnx`` file
-    (``models/detector.onnx`` preferred, else the first by name; ``classifier*.onnx``, the tile classifier
-    a two-stage detector loads itself, is never taken for the detector). Nothing heavy is imported here:
+    (``models/detector.onnx`` preferred, else the first by name; ``classifier*.onnx`` and ``bonus*.onnx``, the
+    tile classifier and the bonus reader a two-stage detector loads itself, are never taken for the detector). Nothing heavy is imported here:
     the detector loads on the first photo."""
     try:
         if importlib.util.find_spec("vision.detector") is None:
@@ -53,8 +53,9 @@ def find_scanner(models_dir: Path | str | None = None) -> Scanner | None:
     except (ImportError, ValueError):
         return None
     folder = Path(models_dir) if models_dir is not None else MODELS_DIR
-    # a tile classifier (vision.classifier's classifier.onnx) sits beside a one-class detector: not a detector
-    models = sorted(m for m in folder.glob("*.onnx") if not m.stem.startswith("classifier")) if folder.is_dir() else []
+    # the tile classifier and the bonus reader sit beside a one-class detector: neither is a detector
+    models = sorted(m for m in folder.glob("*.onnx") if not m.stem.startswith(("classifier", "bonus"))) \
+        if folder.is_dir() else []
     if not models:
         return None
     preferred = folder / "detector.onnx"

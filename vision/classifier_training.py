@@ -267,9 +267,11 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                      evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
                      hours: float | None = None, log: Any = None, init: str | os.PathLike[str] | None = None,
                      channel_shuffle: float = 0.0, train_boxes: np.ndarray | None = None, box_weight: float = 5.0,
-                     box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None):
+                     box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+                     classes: int = NUM_CLASSES + 1):
     """Train the network on crops; answers (model, history). ``hours`` stops early at a wall-clock limit;
-    ``init`` (a state dict saved by an earlier run, same width) starts from its weights instead of random ones."""
+    ``init`` (a state dict saved by an earlier run, same width, or its path) starts from its weights instead of
+    random ones. ``classes``: the network's outputs (the tile classifier's 44 unless given)."""
     import torch
     import torch.nn.functional as F
 
@@ -278,9 +280,10 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     with_boxes = train_boxes is not None
-    model = make_network(width, box_head=with_boxes)
+    model = make_network(width, classes, box_head=with_boxes)
     if init is not None:
-        load_weights(model, torch.load(str(init), map_location="cpu", weights_only=True))
+        load_weights(model, init if isinstance(init, dict) else torch.load(str(init), map_location="cpu",
+                                                                           weights_only=True))
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_x) / batch)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch,
@@ -352,7 +355,13 @@ def predict(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
     """Class probabilities (N x 44) of uint8 crops with a torch model."""
     import torch
 
-    return _run_batches(model, crops, batch, lambda m, xb: torch.softmax(m(xb), dim=1), NUM_CLASSES + 1)
+    return _run_batches(model, crops, batch, lambda m, xb: torch.softmax(m(xb), dim=1), model_outputs(model))
+
+
+def model_outputs(model) -> int:
+    """How many classes a network made by ``make_network`` tells apart."""
+    head = model.classify if hasattr(model, "classify") else model[-1]
+    return int(head.out_features)
 
 
 def draw_boxes(model, crops: np.ndarray, batch: int = 512) -> np.ndarray:
@@ -391,9 +400,12 @@ def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:
 
 
 def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str] | None = None,
-                boxes: bool = True) -> Path:
-    """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1), output ``probs`` N x 44, and
-    with a box head also ``boxes`` N x 4 (the tile's box as shares of the crop), unless ``boxes`` is False."""
+                boxes: bool = True, names: Sequence[str] = CLASSIFIER_NAMES,
+                crop_size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT), softmax: bool = True) -> Path:
+    """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1; ``crop_size`` = width, height),
+    output ``probs`` N x 44 (``names`` in the metadata), and with a box head also ``boxes`` N x 4 (the tile's box
+    as shares of the crop), unless ``boxes`` is False. Without ``softmax`` the outputs are the network's own
+    (a regression's)."""
     import onnx
     import torch
 
@@ -408,18 +420,18 @@ def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str]
             if with_boxes:
                 logits, boxes = self.inner.both(x)
                 return torch.softmax(logits, dim=1), boxes
-            return torch.softmax(self.inner(x), dim=1)
+            return torch.softmax(self.inner(x), dim=1) if softmax else self.inner(x)
 
     model.eval()
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH)
+    dummy = torch.zeros(1, 3, crop_size[1], crop_size[0])
     outputs = ["probs", "boxes"] if with_boxes else ["probs"]
     torch.onnx.export(WithSoftmax(model), dummy, str(target), input_names=["crops"], output_names=outputs,
                       dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in outputs}}, opset_version=17,
                       dynamo=False)
     proto = onnx.load(str(target))
-    entries = {"names": json.dumps(list(CLASSIFIER_NAMES)), "crop": f"{CROP_WIDTH}x{CROP_HEIGHT}",
+    entries = {"names": json.dumps(list(names)), "crop": f"{crop_size[0]}x{crop_size[1]}",
                **(metadata or {})}
     for key, value in entries.items():
         item = proto.metadata_props.add()

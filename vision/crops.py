@@ -103,23 +103,26 @@ def boxes_from_crops(boxes: np.ndarray, drawn: np.ndarray, *, margin: float = MA
 
 
 def tile_crop(image: Image.Image, box: np.ndarray | tuple[float, float, float, float], *,
-              margin: float = MARGIN) -> np.ndarray:
-    """One crop (CROP_HEIGHT x CROP_WIDTH x 3, uint8) of a PIL RGB image; outside the photo is black."""
+              margin: float = MARGIN, size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT)) -> np.ndarray:
+    """One crop (``size`` = width, height: CROP_HEIGHT x CROP_WIDTH x 3, uint8) of a PIL RGB image; outside the
+    photo is black."""
     frame = crop_frame(box, margin=margin)
     region = image.crop((frame.left, frame.top, frame.right, frame.bottom))
     if frame.turned:
         region = region.transpose(Image.Transpose.ROTATE_90)
-    region = region.resize((CROP_WIDTH, CROP_HEIGHT), Image.Resampling.BILINEAR)
+    region = region.resize(size, Image.Resampling.BILINEAR)
     return np.asarray(region, dtype=np.uint8)
 
 
-def tile_crops(image: np.ndarray | Image.Image, boxes: np.ndarray, *, margin: float = MARGIN) -> np.ndarray:
-    """Crops of every box (N x 4, x1 y1 x2 y2 in the image's pixels): N x CROP_HEIGHT x CROP_WIDTH x 3 uint8."""
+def tile_crops(image: np.ndarray | Image.Image, boxes: np.ndarray, *, margin: float = MARGIN,
+               size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT)) -> np.ndarray:
+    """Crops of every box (N x 4, x1 y1 x2 y2 in the image's pixels): N x height x width x 3 uint8 (``size`` =
+    width, height; the tile classifier's CROP_WIDTH x CROP_HEIGHT unless given)."""
     picture = image if isinstance(image, Image.Image) else Image.fromarray(np.ascontiguousarray(image))
     picture = picture.convert("RGB")
-    out = np.zeros((len(boxes), CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8)
+    out = np.zeros((len(boxes), size[1], size[0], 3), dtype=np.uint8)
     for i, box in enumerate(np.asarray(boxes, dtype=np.float32).reshape(-1, 4)):
-        out[i] = tile_crop(picture, box, margin=margin)
+        out[i] = tile_crop(picture, box, margin=margin, size=size)
     return out
 
 

@@ -30,6 +30,8 @@ What happens to a photo:
    is kept when its reading's confidence reaches the threshold, or when the classifier is sure it is a tile
    but not which (``SURE_TILE``: a face in an unfamiliar art style); then it is kept at the threshold, and
    its other readings (``Detection.alternatives``) let the grouping read it again.
+   A box the classifier takes for a flower or a season is read again by the bonus reader
+   (``vision.bonus_reader``), from a larger crop, where a ``bonus.onnx`` lies beside the models.
 8. **Sideways**: ``mark_sideways`` below.
 
 Importing this module loads numpy and Pillow only; onnxruntime is imported when a Detector is made.
@@ -198,8 +200,10 @@ def decode(output: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarra
 
 
 def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_tiles: int = 3,
-                  min_elongation: float = 1.1) -> tuple[Detection, ...]:
-    """Set each detection's ``sideways`` flag from its box's shape (axis-aligned boxes only).
+                  min_elongation: float = 1.1, axes: np.ndarray | None = None) -> tuple[Detection, ...]:
+    """Set each detection's ``sideways`` flag from its face's axis where ``axes`` (degrees, one a detection:
+    ``vision.orientation``) are given and agree on a row (``sideways_from_axes``), else from its box's shape
+    (axis-aligned boxes only), as follows.
 
     The rule: a tile's face is a rectangle longer than wide. Take the median aspect (width / height) of
     the photo's face boxes (face-down tiles included). If the median is clearly below 1 (most tiles
@@ -217,6 +221,12 @@ def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_
     tiles = tuple(detections)
     if len(tiles) < min_tiles:
         return tuple(replace(t, sideways=False) if t.sideways else t for t in tiles)
+    if axes is not None and len(axes) == len(tiles):
+        from vision.orientation import sideways_from_axes
+
+        flags = sideways_from_axes(axes, min_tiles=min_tiles)
+        if flags is not None:
+            return tuple(t if t.sideways == bool(f) else replace(t, sideways=bool(f)) for t, f in zip(tiles, flags))
     aspects = np.array([t.width / t.height if t.height > 0 else 1.0 for t in tiles])
     median = float(np.median(aspects))
     marked = []
@@ -261,7 +271,9 @@ class Detector:
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, confidence: float = DEFAULT_CONFIDENCE,
                  slicing: bool = True, threads: int | None = None,
                  classifier_path: str | os.PathLike[str] | None = None, refine_boxes: bool = True,
-                 scales: Sequence[float] | None = None):
+                 scales: Sequence[float] | None = None,
+                 bonus_reader_path: str | os.PathLike[str] | None | bool = None,
+                 axis_reader_path: str | os.PathLike[str] | None | bool = None):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -300,6 +312,8 @@ class Detector:
         else:
             self.num_classes = len(names) if names else NUM_CLASSES
         self.classifier = None
+        self.bonus_reader = None
+        self.axis_reader = None
         if self.num_classes == 1 or classifier_path is not None:
             # a one-class localiser: the tile classifier names what it finds (two stages, see module doc)
             from vision.classifier import DEFAULT_CLASSIFIER, ClassifierError, TileClassifier
@@ -313,8 +327,48 @@ class Detector:
                 raise DetectorError(f"The detector '{path}' finds tiles without naming them and needs the tile "
                                     f"classifier: {error}") from None
             self.class_map = np.zeros(max(self.num_classes, 1), dtype=np.int64)
+            self.bonus_reader = self._bonus_reader(bonus_reader_path, path, Path(classifier_path), threads)
+            self.axis_reader = self._axis_reader(axis_reader_path, path, Path(classifier_path), threads)
         else:
             self.class_map = self._class_map(names)
+
+    @staticmethod
+    def _bonus_reader(given: str | os.PathLike[str] | None | bool, model: Path, classifier: Path,
+                      threads: int | None):
+        """The bonus reader (``vision.bonus_reader``): ``given`` (a path; False: none), else a ``bonus.onnx``
+        beside the localiser or the classifier, else none."""
+        from vision.bonus_reader import BonusReader, BonusReaderError
+
+        if given is False:
+            return None
+        if given is None or given is True:
+            found = [p for p in (model.with_name("bonus.onnx"), classifier.with_name("bonus.onnx")) if p.is_file()]
+            if not found:
+                return None
+            given = found[0]
+        try:
+            return BonusReader(given, threads=threads)
+        except BonusReaderError as error:
+            raise DetectorError(f"The detector '{model}' cannot use its bonus reader: {error}") from None
+
+    @staticmethod
+    def _axis_reader(given: str | os.PathLike[str] | None | bool, model: Path, classifier: Path,
+                     threads: int | None):
+        """The face-axis reader (``vision.orientation``): ``given`` (a path; False: none), else an ``axis.onnx``
+        beside the localiser or the classifier, else none (the sideways flags then come from box shapes)."""
+        from vision.orientation import AxisReader, AxisReaderError
+
+        if given is False:
+            return None
+        if given is None or given is True:
+            found = [p for p in (model.with_name("axis.onnx"), classifier.with_name("axis.onnx")) if p.is_file()]
+            if not found:
+                return None
+            given = found[0]
+        try:
+            return AxisReader(given, threads=threads)
+        except AxisReaderError as error:
+            raise DetectorError(f"The detector '{model}' cannot use its face-axis reader: {error}") from None
 
     def _class_map(self, names: list | None) -> np.ndarray:
         """Model class id -> our class id, from the model's names (``_metadata_names``); identity when the names
@@ -358,6 +412,13 @@ class Detector:
         the typed result (the evaluation uses it at a low threshold)."""
         return self._detect_arrays(source, confidence, name=True)[:5]
 
+    def raw_with_axes(self, source: ImageInput, confidence: float | None = None
+                      ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``raw``'s arrays and each box's face axis (degrees, ``vision.orientation``; None without a face-axis
+        reader), which ``to_detections`` sets the sideways flags from."""
+        found = self._detect_arrays(source, confidence, name=True)
+        return (*found[:5], found[6])
+
     def localise(self, source: ImageInput, confidence: float | None = None) -> tuple[int, int, np.ndarray, np.ndarray]:
         """Width, height, boxes and scores of the first stage alone (for a one-class localiser: where it sees
         a tile, before the classifier names or rejects it). Mining the localiser's false boxes uses it."""
@@ -365,9 +426,10 @@ class Detector:
         return width, height, boxes, scores
 
     def _detect_arrays(self, source: ImageInput, confidence: float | None, *, name: bool
-                       ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-        """``raw``'s arrays, and each box's alternative readings (``alternative_readings``), or None when the
-        classifier does not name the boxes (a many-class detector, or ``name`` False)."""
+                       ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """``raw``'s arrays, each box's alternative readings (``alternative_readings``), or None when the
+        classifier does not name the boxes (a many-class detector, or ``name`` False), and each box's face axis
+        (``vision.orientation``), or None without a face-axis reader."""
         conf = self.confidence if confidence is None else confidence
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         image = np.asarray(picture)
@@ -397,11 +459,13 @@ class Detector:
         alternatives = None
         if self.classifier is not None and name:
             boxes, scores, classes, alternatives = self._name(picture, boxes, scores, conf)
+        # the faces' axes (angles: a reduced-scale decoding leaves them as they are)
+        axes = self.axis_reader.axes(picture, boxes) if self.axis_reader is not None and name else None
         if "full_size" in picture.info:  # decoded at a reduced scale: boxes back to the photo's pixels
             full_width, full_height = picture.info["full_size"]
             boxes = boxes * np.array([full_width / width, full_height / height] * 2, dtype=np.float32)
             width, height = full_width, full_height
-        return width, height, boxes, scores, classes, alternatives
+        return width, height, boxes, scores, classes, alternatives, axes
 
     def _name(self, image: Image.Image, boxes: np.ndarray, scores: np.ndarray, confidence: float
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -421,6 +485,8 @@ class Detector:
             boxes = boxes_from_crops(boxes, drawn)
         else:
             probs = self.classifier.probabilities(crops)
+        if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop
+            probs = self.bonus_reader.reread(image, boxes, probs)
         classes, probability = best_tile(probs)
         alternatives = alternative_readings(probs, scores)
         named = scores * probability
@@ -440,8 +506,8 @@ class Detector:
 
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
         """Every tile in a photo, best confidence first, with the sideways flags set."""
-        width, height, boxes, scores, classes, alternatives = self._detect_arrays(source, confidence, name=True)
-        return to_detections(width, height, boxes, scores, classes, alternatives)
+        width, height, boxes, scores, classes, alternatives, axes = self._detect_arrays(source, confidence, name=True)
+        return to_detections(width, height, boxes, scores, classes, alternatives, axes)
 
     __call__ = detect
 
@@ -512,8 +578,9 @@ def alternative_readings(probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray,
-                  alternatives: np.ndarray | None = None) -> Detections:
-    """The edge where arrays become our types (once). ``alternatives``: ``alternative_readings`` rows."""
+                  alternatives: np.ndarray | None = None, axes: np.ndarray | None = None) -> Detections:
+    """The edge where arrays become our types (once). ``alternatives``: ``alternative_readings`` rows; ``axes``:
+    each box's face axis, which the sideways flags come from (``mark_sideways``)."""
     tiles = []
     for k, (box, score, cls) in enumerate(zip(boxes.tolist(), scores.tolist(), classes.tolist())):
         x1, y1, x2, y2 = box
@@ -524,7 +591,7 @@ def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray
             (class_from_id(int(c)), min(float(p), confidence)) for c, p in alternatives[k].tolist() if c >= 0)
         tiles.append(Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others))
     tiles.sort(key=lambda t: -t.confidence)
-    return Detections(width, height, mark_sideways(tiles))
+    return Detections(width, height, mark_sideways(tiles, axes=axes))
 
 
 def detect(image: ImageInput, model_path: str | os.PathLike[str] | None = None) -> Detections:

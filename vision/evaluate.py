@@ -378,10 +378,11 @@ def evaluate_folder(folder: str | os.PathLike[str], detector: Any, *, confidence
     predictions, truths = [], []
     for number, path in enumerate(images):
         truths.append(read_truth(path))
-        width, height, boxes, scores, cls = detector.raw(path, 0.001)
+        width, height, boxes, scores, cls, axes = detector.raw_with_axes(path, 0.001)
         above = scores >= shipped
         # sideways is decided on the shipped detections, as `detect` does
-        shipped_tiles = to_detections(width, height, boxes[above], scores[above], cls[above])
+        shipped_tiles = to_detections(width, height, boxes[above], scores[above], cls[above],
+                                      axes=None if axes is None else axes[above])
         side = np.zeros(len(boxes), dtype=bool)
         grouped = np.zeros(len(boxes), dtype=bool) if grouping and truths[-1].sideways is not None else None
         if len(shipped_tiles):

@@ -58,9 +58,9 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
                                 "more classifier weights (.pt) of the same network.")
         return config
     if not isinstance(config, dict) or "data" not in config or (
-            "model" not in config and config.get("task") != "classifier"):
+            "model" not in config and config.get("task") not in ("classifier", "bonus-reader", "axis-reader")):
         raise TrainingError(f"The config '{path}' needs at least 'model' and 'data' keys "
-                            "('data' alone with 'task: classifier').")
+                            "('data' alone with 'task: classifier', 'bonus-reader' or 'axis-reader').")
     return config
 
 
@@ -238,7 +238,9 @@ def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
 def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hours: float | None = None,
           fraction: float | None = None) -> Path:
     """Carry out the recipe; answers the exported ONNX file's path. A recipe with ``task: classifier``
-    trains the tile classifier (the detector's second stage) instead of the YOLO localiser."""
+    trains the tile classifier (the detector's second stage) instead of the YOLO localiser, one with
+    ``task: bonus-reader`` the bonus reader (``vision.bonus_reader``), one with ``task: axis-reader`` the
+    face-axis reader (``vision.orientation``)."""
     config = load_config(config_path)
     config["_path"] = str(config_path)
     root = repo_root(Path(config_path).resolve().parent)
@@ -246,6 +248,14 @@ def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hou
         return train_classifier_recipe(config, root, epochs=epochs, hours=hours, fraction=fraction)
     if config.get("task") == "classifier-average":
         return average_classifiers_recipe(config, root)
+    if config.get("task") == "bonus-reader":
+        from vision.bonus_training import train_recipe
+
+        return train_recipe(config, root, epochs=epochs, hours=hours, fraction=fraction)
+    if config.get("task") == "axis-reader":
+        from vision.orientation_training import train_recipe as train_axis_reader
+
+        return train_axis_reader(config, root, epochs=epochs, fraction=fraction)
     data_yaml = write_data_yaml(root, config)
     YOLO = _yolo()
 

@@ -100,6 +100,7 @@ def test_a_detector_needs_a_model_file(fake_vision, tmp_path):
     (tmp_path / "notes.txt").write_text("x")
     assert find_scanner(tmp_path) is None
     (tmp_path / "classifier.onnx").write_bytes(b"")  # a two-stage detector's tile classifier alone: no detector
+    (tmp_path / "bonus.onnx").write_bytes(b"")  # nor its bonus reader
     assert find_scanner(tmp_path) is None
     (tmp_path / "b.onnx").write_bytes(b"")
     (tmp_path / "a.onnx").write_bytes(b"")

@@ -51,6 +51,8 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.class_map = np.arange(NUM_CLASSES)
     detector.classifier = options.get("classifier")
     detector.refine_boxes = options.get("refine_boxes", True)
+    detector.bonus_reader = options.get("bonus_reader")
+    detector.axis_reader = options.get("axis_reader")
     if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
         detector.session = RedBoxSession(size, class_id=0, num_classes=1, slack=options.get("slack", 0.0))
         detector.num_classes = 1
@@ -108,3 +110,27 @@ def photo_with_boxes(width: int, height: int, boxes: list[tuple[int, int, int, i
     for x1, y1, x2, y2 in boxes:
         array[y1:y2, x1:x2] = (255, 0, 0)
     return Image.fromarray(array, "RGB")
+
+
+def tiny_localiser(path, side):
+    """A one-class "localiser" ONNX file answering [1, 5, N]: its input's pixels, regrouped (``side`` 320: a
+    fixed-size export; anything else: a free-size one, which names its output's class axis too, so the class
+    count comes from ``names``). Needs onnx."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["images", "shape"], ["flat"]),
+         helper.make_node("Slice", ["flat", "start", "end", "axis"], ["output0"])],
+        "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, side, side])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 5 if side == 320 else "c", None])],
+        [helper.make_tensor("shape", TensorProto.INT64, [3], [1, 5, -1]),
+         helper.make_tensor("start", TensorProto.INT64, [1], [0]),
+         helper.make_tensor("end", TensorProto.INT64, [1], [1]),
+         helper.make_tensor("axis", TensorProto.INT64, [1], [2])])
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    proto.ir_version = 8
+    for key, value in {"imgsz": "[640, 640]", "names": "{0: 'item'}"}.items():
+        proto.metadata_props.add(key=key, value=value)
+    onnx.save(proto, path)
+    return path

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from scorer.tiles import Tile
-from tests.vision.fakes import fake_detector, photo_with_boxes
+from tests.vision.fakes import fake_detector, photo_with_boxes, tiny_localiser
 from vision.detections import Detection
 from vision.detector import Detector, DetectorError, load_image, mark_sideways
 
@@ -118,26 +118,7 @@ def test_a_model_of_free_input_size_reads_the_photo_at_every_scale_and_merges_th
 
 def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
     pytest.importorskip("onnxruntime")
-    import onnx
-    from onnx import TensorProto, helper
-
-    def model(path, side):  # a "detector" answering [1, 5, N]: its input's pixels, regrouped
-        graph = helper.make_graph(
-            [helper.make_node("Reshape", ["images", "shape"], ["flat"]),
-             helper.make_node("Slice", ["flat", "start", "end", "axis"], ["output0"])],
-            "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, side, side])],
-            # a free-size export names its output's class axis too: the class count then comes from `names`
-            [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 5 if side == 320 else "c", None])],
-            [helper.make_tensor("shape", TensorProto.INT64, [3], [1, 5, -1]),
-             helper.make_tensor("start", TensorProto.INT64, [1], [0]),
-             helper.make_tensor("end", TensorProto.INT64, [1], [1]),
-             helper.make_tensor("axis", TensorProto.INT64, [1], [2])])
-        proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-        proto.ir_version = 8
-        for key, value in {"imgsz": "[640, 640]", "names": "{0: 'item'}"}.items():
-            proto.metadata_props.add(key=key, value=value)
-        onnx.save(proto, path)
-        return path
+    model = tiny_localiser
 
     classifier = Path(__file__).resolve().parents[2] / "models" / "classifier.onnx"
     if not classifier.is_file():

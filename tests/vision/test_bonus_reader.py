@@ -1,0 +1,228 @@
+"""vision.bonus_reader and vision.bonus_training: re-reading the boxes taken for a flower or a season."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.bonus_reader import (BONUS_CLASS_IDS, READER_NAMES, BonusReader, BonusReaderError, bonus_share,
+                                 combine)
+from vision.classes import CLASS_NAMES, NUM_CLASSES
+
+ONE_F, TWO_F, SEVEN_F = (CLASS_NAMES.index(name) for name in ("1f", "2f", "7f"))
+NONE = NUM_CLASSES  # "none", the tile classifier's last column
+
+
+def _probs(**readings: float) -> np.ndarray:
+    """One row of tile-classifier probabilities from {class name or 'none': probability}."""
+    row = np.zeros((1, NUM_CLASSES + 1), np.float32)
+    for name, p in readings.items():
+        row[0, NONE if name == "none" else CLASS_NAMES.index(name.replace("_", ""))] = p
+    return row
+
+
+def _reading(**readings: float) -> np.ndarray:
+    row = np.zeros((1, len(READER_NAMES)), np.float32)
+    for name, p in readings.items():
+        row[0, READER_NAMES.index(name.replace("_", ""))] = p
+    return row
+
+
+def test_the_reader_names_the_eight_bonus_faces_then_other():
+    assert READER_NAMES == ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f", "other")
+    assert [CLASS_NAMES[i] for i in BONUS_CLASS_IDS] == list(READER_NAMES[:8])
+
+
+def test_bonus_share_is_the_share_of_a_tile_on_the_bonus_faces():
+    probs = np.concatenate([_probs(_1f=0.3, _1m=0.3, none=0.4), _probs(_5z=0.9, none=0.1), _probs(none=1.0)])
+    assert bonus_share(probs).round(3).tolist() == [0.5, 0.0, 0.0]
+
+
+def test_combine_lets_the_reader_choose_the_bonus_face_and_keeps_none_and_the_others_proportions():
+    probs = _probs(_1f=0.4, _2f=0.1, _1m=0.2, _2m=0.1, none=0.2)
+    combined = combine(probs, _reading(_7f=0.6, _2f=0.2, other=0.2))[0]
+    assert combined.sum() == pytest.approx(1.0, abs=1e-6)
+    assert combined[NONE] == pytest.approx(0.2)                        # "a tile at all" is the classifier's
+    assert combined[SEVEN_F] == pytest.approx(0.6 * 0.8)               # which bonus face is the reader's
+    assert combined[TWO_F] == pytest.approx(0.2 * 0.8) and combined[ONE_F] == 0
+    one_m, two_m = CLASS_NAMES.index("1m"), CLASS_NAMES.index("2m")
+    assert combined[one_m] == pytest.approx(0.2 * 0.8 * 2 / 3)         # the others share "other" as they were
+    assert combined[two_m] == pytest.approx(0.2 * 0.8 * 1 / 3)
+
+
+def test_combine_gives_the_bonus_faces_everything_when_the_classifier_gave_the_others_nothing():
+    combined = combine(_probs(_1f=0.9, none=0.1), _reading(_3f=0.5, other=0.5))[0]
+    assert combined[CLASS_NAMES.index("3f")] == pytest.approx(0.9)
+    assert combined.sum() == pytest.approx(1.0, abs=1e-6)
+
+
+class _FixedSession:
+    """A stand-in for the reader's onnxruntime session: answers one reading for every crop, and keeps what it saw."""
+
+    def __init__(self, reading: np.ndarray):
+        self.reading, self.seen = reading, []
+
+    def run(self, _outputs, feeds):
+        batch = next(iter(feeds.values()))
+        self.seen.append(batch.shape)
+        return [np.repeat(self.reading, len(batch), axis=0)]
+
+
+def _reader(reading: np.ndarray, trigger: float = 0.1) -> BonusReader:
+    reader = object.__new__(BonusReader)
+    reader.session, reader.input_name, reader.size, reader.trigger = _FixedSession(reading), "crops", (18, 24), trigger
+    return reader
+
+
+def test_reread_looks_again_only_at_the_boxes_taken_for_a_bonus_tile():
+    reader = _reader(_reading(_8f=1.0))
+    image = Image.new("RGB", (200, 100), (200, 200, 200))
+    boxes = np.array([[10, 10, 40, 50], [60, 10, 90, 50], [110, 10, 140, 50]], np.float32)
+    probs = np.concatenate([_probs(_1f=0.8, none=0.2), _probs(_5z=0.95, _1f=0.01, none=0.04),
+                            _probs(_1m=0.5, _2f=0.4, none=0.1)])
+    out = reader.reread(image, boxes, probs)
+    assert reader.session.seen == [(4, 3, 24, 18)]           # rows 0 and 2, each also turned upside down
+    eight_f = CLASS_NAMES.index("8f")
+    assert out[0, eight_f] == pytest.approx(0.8) and out[2, eight_f] == pytest.approx(0.9)
+    assert np.array_equal(out[1], probs[1])                  # 1 % on a bonus face: not looked at
+    assert out[2, CLASS_NAMES.index("1m")] == 0              # the reader says: no other tile
+    assert reader.reread(image, boxes[:0], probs[:0]).shape == (0, NUM_CLASSES + 1)
+
+
+def test_a_missing_or_foreign_model_is_refused_with_a_message(tmp_path):
+    with pytest.raises(BonusReaderError, match="No bonus reader model"):
+        BonusReader(tmp_path / "none.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(BonusReaderError, match="Cannot load the bonus reader"):
+        BonusReader(broken)
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.classifier_training import export_onnx, make_network
+
+    tile_classifier = export_onnx(make_network(4), tmp_path / "classifier.onnx")  # 44 answers: not a reader
+    with pytest.raises(BonusReaderError, match="eight bonus faces"):
+        BonusReader(tile_classifier)
+
+
+def _bonus_folder(root, count=4):
+    """A YOLO-format folder of grey photos with coloured tiles: red 1f, green 2f, blue 1m (another tile)."""
+    images, labels = root / "images", root / "labels"
+    images.mkdir(parents=True)
+    labels.mkdir()
+    kinds = [(ONE_F, (230, 40, 40)), (TWO_F, (40, 230, 40)), (CLASS_NAMES.index("1m"), (40, 40, 230))]
+    for i in range(count):
+        array = np.full((160, 240, 3), 90, dtype=np.uint8)
+        lines = []
+        for j, (cls, colour) in enumerate(kinds):
+            x, y = 20 + 70 * j, 40 + 10 * (i % 3)
+            array[y:y + 40, x:x + 30] = colour
+            lines.append(f"{cls} {(x + 15) / 240:.5f} {(y + 20) / 160:.5f} {30 / 240:.5f} {40 / 160:.5f}")
+        Image.fromarray(array).save(images / f"{i:03d}.png")
+        (labels / f"{i:03d}.txt").write_text("\n".join(lines) + "\n")
+    return images
+
+
+def test_the_crops_are_every_bonus_tile_copied_and_some_other_tiles_at_the_readers_size(tmp_path):
+    from vision.bonus_training import OTHER_ID, build_crops
+
+    images = _bonus_folder(tmp_path)
+    x, y = build_crops([images], copies=3, others_per_image=1, jitter=0.05, seed=1, size=(18, 24), progress=False)
+    assert x.shape == (4 * (2 * 3 + 1), 24, 18, 3)
+    assert np.bincount(y, minlength=9).tolist() == [12, 12, 0, 0, 0, 0, 0, 0, 4]
+    again = build_crops([images], copies=3, others_per_image=1, jitter=0.05, seed=1, size=(18, 24), progress=False)
+    assert np.array_equal(again[0], x) and np.array_equal(again[1], y)  # a seed gives the same crops
+    # a red 1f crop is red: the crops are cut round the right boxes
+    assert x[y == 0][:, 8:16, 6:12].mean(axis=(0, 1, 2)).argmax() == 0 and (y == OTHER_ID).sum() == 4
+
+
+def test_the_hard_others_are_the_other_tiles_the_classifier_takes_for_a_bonus_tile(tmp_path):
+    from vision.bonus_training import OTHER_ID, build_crops
+
+    class BlueIsAFlower:  # the tile classifier's interface: a blue crop reads half 1f
+        def probabilities(self, crops):
+            out = np.zeros((len(crops), NUM_CLASSES + 1), np.float32)
+            blue = crops[..., 2].mean(axis=(1, 2)) > 150
+            out[:, 0] = 1.0
+            out[blue, 0], out[blue, ONE_F] = 0.5, 0.5
+            return out
+
+    images = _bonus_folder(tmp_path, count=2)
+    _, y = build_crops([images], copies=1, others_per_image=0, jitter=0.0, seed=1, size=(18, 24),
+                       classifier=BlueIsAFlower(), progress=False)
+    assert (y == OTHER_ID).sum() == 2  # the blue 1m of each photo
+
+
+def test_the_reader_starts_from_the_tile_classifiers_head():
+    torch = pytest.importorskip("torch")
+    from vision.bonus_training import reader_start
+    from vision.classifier_training import make_network
+
+    state = make_network(4).state_dict()
+    started = reader_start(state)
+    key = [k for k, v in state.items() if v.dim() == 2][-1]
+    assert started[key].shape[0] == 9
+    assert torch.equal(started[key][:8], state[key][list(BONUS_CLASS_IDS)])
+    assert reader_start(started) == started                          # a reader's own weights as they are
+    make_network(4, 9).load_state_dict(started)
+    with pytest.raises(ValueError, match="outputs"):
+        reader_start(make_network(4, 5).state_dict())
+
+
+def test_the_bonus_reader_recipe_trains_one_epoch_and_the_detector_uses_it(tmp_path, capfd):
+    """`mjscan train --config <bonus reader recipe> --epochs 1` on a few labelled photos, on the CPU; then a
+    detector finds the exported reader beside its classifier."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from vision.classifier_training import export_onnx, make_network
+    from vision.training import train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    _bonus_folder(tmp_path / "photos", count=4)
+    (tmp_path / "models").mkdir()
+    import torch
+
+    torch.save(make_network(8).state_dict(), tmp_path / "models" / "classifier.pt")
+    (tmp_path / "configs").mkdir()
+    recipe = tmp_path / "configs" / "bonus.yaml"
+    recipe.write_text("""
+task: bonus-reader
+init: models/classifier.pt
+seed: 0
+epochs: 3
+batch: 8
+lr0: 0.01
+threads: 1
+network: {width: 8}
+crops: {size: [18, 24], copies: 2, jitter: 0.05, others_per_image: 1, seed: 1}
+data: {real_train: photos/images, val: photos/images}
+run: {project: runs/bonus, name: test}
+export: {onnx: models/bonus.onnx}
+""")
+    target = train(recipe, epochs=1)
+    assert target == tmp_path / "models" / "bonus.onnx"
+    assert "20 crops of 18 x 24" in capfd.readouterr().err
+    history = json.loads((tmp_path / "runs" / "bonus" / "test" / "history.json").read_text())
+    assert "val_accuracy" in history[0] and 0 <= history[-1]["val_bonus_accuracy"] <= 1
+    reader = BonusReader(target)
+    assert reader.size == (18, 24)
+    assert np.allclose(reader.probabilities(np.zeros((3, 24, 18, 3), np.uint8)).sum(axis=1), 1, atol=1e-4)
+
+    from vision.detector import Detector, DetectorError
+
+    export_onnx(make_network(8), tmp_path / "models" / "classifier.onnx")
+    localiser = tmp_path / "localiser.onnx"
+    from tests.vision.fakes import tiny_localiser
+
+    tiny_localiser(localiser, 320)
+    detector = Detector(localiser, classifier_path=tmp_path / "models" / "classifier.onnx")
+    assert detector.bonus_reader is not None and detector.bonus_reader.model_path == target
+    assert Detector(localiser, classifier_path=tmp_path / "models" / "classifier.onnx",
+                    bonus_reader_path=False).bonus_reader is None
+    with pytest.raises(DetectorError, match="bonus reader"):
+        Detector(localiser, classifier_path=tmp_path / "models" / "classifier.onnx",
+                 bonus_reader_path=tmp_path / "models" / "classifier.onnx")

@@ -1,0 +1,177 @@
+"""vision.orientation and vision.orientation_training: each face's axis from its pixels, and the sideways flags."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from scorer.tiles import Tile
+from vision.detections import Detection
+from vision.detector import mark_sideways
+from vision.orientation import (AXIS_NAMES, AxisReader, AxisReaderError, axes_from_outputs, axis_crop,
+                                sideways_from_axes)
+from vision.orientation_training import axis_target, face_axis
+
+ROW = np.array([90.0] * 10 + [0.0] * 3 + [92.0, 87.0])  # a row of upright faces with three lying across
+
+
+@pytest.mark.parametrize("turn", [0.0, 37.0, 90.0, 180.0, 133.0])
+def test_the_flags_do_not_depend_on_how_the_photo_is_turned(turn):
+    flags = sideways_from_axes((ROW + turn) % 180)
+    assert flags.tolist() == [False] * 10 + [True] * 3 + [False] * 2
+
+
+def test_perspective_spreads_the_upright_axes_and_the_flags_hold():
+    spread = np.linspace(68, 110, 12)  # a row seen at a slant: its faces' axes fan out by 40 degrees
+    flags = sideways_from_axes(np.concatenate([spread, [172.0, 15.0]]))
+    assert flags.tolist() == [False] * 12 + [True, True]
+
+
+def test_no_flags_without_a_row():
+    assert sideways_from_axes(np.array([90.0, 0.0])) is None                        # too few tiles
+    assert sideways_from_axes(np.linspace(0, 180, 24, endpoint=False)) is None     # a heap at every angle
+    assert sideways_from_axes(np.array([90.0, 90.0, 0.0, 0.0])) is None            # as many along either arm
+
+
+def test_axes_and_targets_round_trip():
+    axes = np.array([0.0, 30.0, 90.0, 135.0, 179.0])
+    assert np.allclose(axes_from_outputs(axis_target(axes)), axes, atol=1e-4)
+    # a quarter turn negates the target: the axis turns by 90 degrees
+    assert np.allclose(axes_from_outputs(-axis_target(axes)), (axes + 90) % 180, atol=1e-4)
+
+
+def test_face_axis_reads_the_quads_reading_order():
+    upright = [[10, 0], [20, 0], [20, 15], [10, 15]]          # TL TR BR BL, y down
+    assert face_axis(upright) == pytest.approx(90.0)
+    assert face_axis(upright[2:] + upright[:2]) == pytest.approx(90.0)  # upside down: the same axis
+    turned = [[0, 0], [7.07, 7.07], [-3.54, 17.68], [-10.6, 10.6]]      # turned 45 degrees clockwise, y down
+    assert face_axis(turned) == pytest.approx(45.0, abs=0.1)            # its top up and to the right
+
+
+def test_the_crop_is_a_square_round_the_box_and_not_turned():
+    image = Image.new("RGB", (200, 100), (0, 0, 0))
+    ImageDraw.Draw(image).rectangle([40, 40, 100, 60], fill=(255, 255, 255))  # a wide white bar
+    crop = axis_crop(image, (40, 40, 100, 60), size=32)
+    assert crop.shape == (32, 32, 3)
+    rows, cols = (crop[..., 0] > 128).sum(axis=1), (crop[..., 0] > 128).sum(axis=0)
+    assert (cols > 0).sum() > 2 * (rows > 0).sum()  # still wider than tall: the reader sees how it lies
+
+
+def _tiles(boxes):
+    return [Detection(Tile.parse("1m"), box, 0.9) for box in boxes]
+
+
+def test_mark_sideways_takes_the_axes_over_the_box_shapes():
+    squares = _tiles([(i * 50, 0, i * 50 + 40, 40) for i in range(5)])   # a photo at 45 degrees: square boxes
+    assert [t.sideways for t in mark_sideways(squares)] == [False] * 5   # the box rule cannot tell
+    axes = np.array([45.0, 47.0, 135.0, 44.0, 46.0])
+    assert [t.sideways for t in mark_sideways(squares, axes=axes)] == [False, False, True, False, False]
+    heap = np.array([0.0, 22.5, 45.0, 67.5, 90.0])
+    upright = _tiles([(i * 50, 0, i * 50 + 30, 40) for i in range(4)] + [(200, 10, 240, 40)])
+    # axes that agree on no row leave the box rule in charge
+    assert [t.sideways for t in mark_sideways(upright, axes=heap)] == [False] * 4 + [True]
+
+
+def test_a_missing_or_foreign_model_is_refused_with_a_message(tmp_path):
+    with pytest.raises(AxisReaderError, match="No face-axis model"):
+        AxisReader(tmp_path / "none.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(AxisReaderError, match="Cannot load"):
+        AxisReader(broken)
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.classifier_training import export_onnx, make_network
+
+    with pytest.raises(AxisReaderError, match="square crops"):
+        AxisReader(export_onnx(make_network(4), tmp_path / "classifier.onnx"))
+    with pytest.raises(AxisReaderError, match="cos 2a"):
+        AxisReader(export_onnx(make_network(4, 2), tmp_path / "two.onnx", crop_size=(32, 32)))
+
+
+def _rendered_folder(root, count=3):
+    """A rendered-style folder: images/, labels/ and sidecars/ whose tiles carry their faces' corners. Each
+    face is a white card with a red band along its top; the third lies across the row."""
+    for sub in ("images", "labels", "sidecars"):
+        (root / sub).mkdir(parents=True)
+    for i in range(count):
+        image = Image.new("RGB", (240, 160), (40, 90, 40))
+        draw = ImageDraw.Draw(image)
+        tiles = []
+        for j in range(4):
+            x, y = 20 + 55 * j, 50
+            if j == 2:  # across: its top (the band) to the left
+                box = [x, y + 5, x + 40, y + 35]
+                draw.rectangle(box, fill=(250, 250, 250))
+                draw.rectangle([x, y + 5, x + 8, y + 35], fill=(220, 30, 30))
+                quad = [[x, y + 35], [x, y + 5], [x + 40, y + 5], [x + 40, y + 35]]
+            else:
+                box = [x, y, x + 30, y + 40]
+                draw.rectangle(box, fill=(250, 250, 250))
+                draw.rectangle([x, y, x + 30, y + 8], fill=(220, 30, 30))
+                quad = [[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]]
+            tiles.append({"labelled": True, "box": box, "quad": quad, "sideways": j == 2})
+        image.save(root / "images" / f"{i:06d}.png")
+        (root / "labels" / f"{i:06d}.txt").write_text("")
+        (root / "sidecars" / f"{i:06d}.json").write_text(json.dumps({"tiles": tiles}))
+
+
+def test_the_crops_carry_each_faces_axis_from_its_sidecar(tmp_path):
+    from vision.orientation_training import build_crops
+
+    _rendered_folder(tmp_path / "set")
+    x, axes = build_crops([tmp_path / "set" / "images"], copies=2, jitter=0.05, seed=1, size=24, progress=False)
+    assert x.shape == (3 * 4 * 2, 24, 24, 3)
+    assert sorted(set(np.round(axes).tolist())) == [0.0, 90.0] and (np.round(axes) == 0).sum() == 3 * 2
+
+
+def test_the_axis_reader_recipe_trains_one_epoch_and_the_detector_uses_it(tmp_path, capfd):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from tests.vision.fakes import tiny_localiser
+    from vision.classifier_training import export_onnx, make_network
+    from vision.detector import Detector, DetectorError
+    from vision.training import train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    _rendered_folder(tmp_path / "data" / "set")
+    (tmp_path / "data" / "set" / "synth.json").write_text(json.dumps({"seed": 1, "count": 3}))
+    (tmp_path / "configs").mkdir()
+    recipe = tmp_path / "configs" / "axis.yaml"
+    recipe.write_text("""
+task: axis-reader
+seed: 0
+epochs: 3
+batch: 8
+lr0: 0.01
+threads: 1
+network: {width: 4}
+crops: {size: 24, copies: 2, jitter: 0.05, seed: 1}
+data:
+  synthetic: [{out: data/set, count: 3, seed: 1}]
+  val: [data/set/images]
+run: {project: runs/axis, name: test}
+export: {onnx: models/axis.onnx}
+""")
+    target = train(recipe, epochs=1)
+    assert target == tmp_path / "models" / "axis.onnx"
+    assert "24 crops of 24 x 24" in capfd.readouterr().err
+    history = json.loads((tmp_path / "runs" / "axis" / "test" / "history.json").read_text())
+    assert len(history) == 1 and 0 <= history[0]["set"]["median_error_deg"] <= 90
+    reader = AxisReader(target)
+    assert reader.size == 24
+    axes = reader.axes(Image.new("RGB", (100, 100)), np.array([[10, 10, 40, 50], [50, 10, 90, 40]], np.float32))
+    assert axes.shape == (2,) and np.all((0 <= axes) & (axes < 180))
+
+    export_onnx(make_network(4), tmp_path / "models" / "classifier.onnx")
+    localiser = tiny_localiser(tmp_path / "localiser.onnx", 320)
+    classifier = tmp_path / "models" / "classifier.onnx"
+    assert Detector(localiser, classifier_path=classifier).axis_reader.model_path == target
+    assert Detector(localiser, classifier_path=classifier, axis_reader_path=False).axis_reader is None
+    with pytest.raises(DetectorError, match="face-axis reader"):
+        Detector(localiser, classifier_path=classifier, axis_reader_path=classifier)
+    assert AXIS_NAMES == ("cos 2a", "sin 2a")

@@ -11,15 +11,17 @@ classifier of its own for nine answers (the eight bonus faces, and "another tile
     reader = BonusReader("models/bonus.onnx")
     probs = reader.reread(image, boxes, probs)   # the tile classifier's N x 44 probabilities, re-read
 
-``reread`` looks again only at the boxes whose bonus share (``bonus_share``) reaches ``TRIGGER``, and
-there lets the reader decide "a bonus tile, and which" while the tile classifier keeps "a tile at all"
-and which of the other faces (``combine``):
+``reread`` looks again only at the boxes whose bonus share (``bonus_share``) reaches ``TRIGGER``. There the
+reader's answer is averaged with the tile classifier's own view of the same nine answers (``READER_WEIGHT``),
+and that decides "a bonus tile, and which", while the tile classifier keeps "a tile at all" and how the other
+faces share the rest (``combine``). Here the classifier says 1f, the reader 2f, and the mean 2f:
 
 >>> import numpy as np
 >>> probs = np.zeros((1, 44)); probs[0, 34] = 0.5; probs[0, 35] = 0.2; probs[0, 0] = 0.2; probs[0, 43] = 0.1
 >>> reading = np.zeros((1, 9)); reading[0, 1] = 0.8; reading[0, 8] = 0.2
->>> combined = combine(probs, reading)
->>> combined[0, [0, 34, 35, 43]].astype(float).round(2).tolist()
+>>> combine(probs, reading)[0, [0, 34, 35, 43]].astype(float).round(2).tolist()     # 1m 1f 2f none
+[0.19, 0.25, 0.46, 0.1]
+>>> combine(probs, reading, weight=1.0)[0, [0, 34, 35, 43]].astype(float).round(2).tolist()
 [0.18, 0.0, 0.72, 0.1]
 """
 
@@ -44,6 +46,12 @@ READER_SIZE = (72, 96)
 """The reader's crop (width, height): half as large again as the tile classifier's each way, about the size a
 bonus tile has in a phone photo of a hand (median short side 53 px in the real val photos), so that its small
 marks are not scaled away."""
+READER_WEIGHT = 0.5
+"""The reader's share in the mean of its answer and the tile classifier's (``combine``). Measured on the true
+boxes of the bonus tiles (models/README.md): the mean reads more of them right than either alone on the real
+val photos (93.1 % against 89.6 % for the classifier and 90.8 % for the reader alone) and on the training
+styles (91.7 %, 89.3 %, 90.9 %), and nearly as many as the reader alone in the held-out style (92.2 %, 77.9 %,
+94.5 %); unlike the reader alone it misreads no more of the other tiles than the classifier does."""
 TRIGGER = 0.1
 """A box is looked at again when at least this share of the tile classifier's "a tile" probability is on the
 bonus faces."""
@@ -62,13 +70,22 @@ def bonus_share(probs: np.ndarray) -> np.ndarray:
     return tiles[:, BONUS_CLASS_IDS].sum(axis=1) / np.maximum(tiles.sum(axis=1), 1e-9)
 
 
-def combine(probs: np.ndarray, reading: np.ndarray) -> np.ndarray:
-    """The tile classifier's probabilities (N x 44) with the reader's (N x 9) in place of theirs for "a bonus
-    tile, and which": the tile classifier keeps "none" and how the other faces share what the reader leaves
-    them. Where the tile classifier gives the other faces nothing, the reader's bonus faces take it all."""
+def classifier_view(probs: np.ndarray) -> np.ndarray:
+    """The tile classifier's probabilities (N x 44) as the reader's nine answers: of "a tile", the share of each
+    bonus face, then of the other faces together."""
+    tiles = probs[:, :NUM_CLASSES]
+    bonus = tiles[:, BONUS_CLASS_IDS] / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-9)
+    return np.concatenate([bonus, 1.0 - bonus.sum(axis=1, keepdims=True)], axis=1)
+
+
+def combine(probs: np.ndarray, reading: np.ndarray, weight: float = READER_WEIGHT) -> np.ndarray:
+    """The tile classifier's probabilities (N x 44) with "a bonus tile, and which" decided by the mean of the
+    reader's answer (N x 9) and the classifier's own (``classifier_view``), the reader's weighing ``weight``: the
+    tile classifier keeps "none" and how the other faces share what the mean leaves them. Where the tile
+    classifier gives the other faces nothing, the bonus faces take it all."""
     out = np.array(probs, dtype=np.float32, copy=True)
     tile = 1.0 - out[:, NUM_CLASSES]
-    reading = np.asarray(reading, dtype=np.float32)
+    reading = weight * np.asarray(reading, dtype=np.float32) + (1.0 - weight) * classifier_view(out)
     bonus = reading[:, :len(BONUS_CLASS_IDS)]
     others = np.ones(NUM_CLASSES, dtype=bool)
     others[list(BONUS_CLASS_IDS)] = False
@@ -89,7 +106,7 @@ class BonusReader:
     """Load once; ``reread`` is thread-safe (onnxruntime sessions may run from several threads)."""
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int | None = None,
-                 trigger: float = TRIGGER):
+                 trigger: float = TRIGGER, weight: float = READER_WEIGHT):
         path = Path(model_path) if model_path is not None else DEFAULT_READER
         if not path.is_file():
             raise BonusReaderError(f"No bonus reader model at '{path}'.")
@@ -105,6 +122,7 @@ class BonusReader:
             raise BonusReaderError(f"Cannot load the bonus reader '{path}': {str(error).splitlines()[0]}") from None
         self.model_path = path
         self.trigger = float(trigger)
+        self.weight = float(weight)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         height, width = model_input.shape[2:]
@@ -129,12 +147,13 @@ class BonusReader:
 
     def reread(self, image: Image.Image, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The tile classifier's probabilities (N x 44) of ``boxes`` (N x 4 pixels of ``image``), with the boxes
-        it takes for a bonus tile (``bonus_share`` >= ``trigger``) read again (``combine``)."""
+        it takes for a bonus tile (``bonus_share`` >= ``trigger``) read again (``combine``, the reader weighing
+        ``weight``)."""
         probs = np.asarray(probs, dtype=np.float32)
         rows = np.flatnonzero(bonus_share(probs) >= self.trigger) if len(probs) else np.zeros(0, np.int64)
         if not len(rows):
             return probs
         out = probs.copy()
         reading = self.probabilities(tile_crops(image, np.asarray(boxes, dtype=np.float32)[rows], size=self.size))
-        out[rows] = combine(probs[rows], reading)
+        out[rows] = combine(probs[rows], reading, self.weight)
         return out

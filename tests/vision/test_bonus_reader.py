@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from vision.bonus_reader import (BONUS_CLASS_IDS, READER_NAMES, BonusReader, BonusReaderError, bonus_share,
-                                 combine)
+                                 classifier_view, combine)
 from vision.classes import CLASS_NAMES, NUM_CLASSES
 
 ONE_F, TWO_F, SEVEN_F = (CLASS_NAMES.index(name) for name in ("1f", "2f", "7f"))
@@ -43,7 +43,7 @@ def test_bonus_share_is_the_share_of_a_tile_on_the_bonus_faces():
 
 def test_combine_lets_the_reader_choose_the_bonus_face_and_keeps_none_and_the_others_proportions():
     probs = _probs(_1f=0.4, _2f=0.1, _1m=0.2, _2m=0.1, none=0.2)
-    combined = combine(probs, _reading(_7f=0.6, _2f=0.2, other=0.2))[0]
+    combined = combine(probs, _reading(_7f=0.6, _2f=0.2, other=0.2), weight=1.0)[0]
     assert combined.sum() == pytest.approx(1.0, abs=1e-6)
     assert combined[NONE] == pytest.approx(0.2)                        # "a tile at all" is the classifier's
     assert combined[SEVEN_F] == pytest.approx(0.6 * 0.8)               # which bonus face is the reader's
@@ -54,9 +54,18 @@ def test_combine_lets_the_reader_choose_the_bonus_face_and_keeps_none_and_the_ot
 
 
 def test_combine_gives_the_bonus_faces_everything_when_the_classifier_gave_the_others_nothing():
-    combined = combine(_probs(_1f=0.9, none=0.1), _reading(_3f=0.5, other=0.5))[0]
+    combined = combine(_probs(_1f=0.9, none=0.1), _reading(_3f=0.5, other=0.5), weight=1.0)[0]
     assert combined[CLASS_NAMES.index("3f")] == pytest.approx(0.9)
     assert combined.sum() == pytest.approx(1.0, abs=1e-6)
+
+
+def test_combine_averages_the_readers_answer_with_the_classifiers_own():
+    probs = _probs(_1f=0.6, _1m=0.2, none=0.2)                     # the classifier: 1f, three quarters of a tile
+    assert classifier_view(probs)[0].round(3).tolist() == [0.75, 0, 0, 0, 0, 0, 0, 0, 0.25]
+    combined = combine(probs, _reading(_2f=1.0))[0]              # the reader: surely 2f
+    assert combined[ONE_F] == pytest.approx(0.8 * 0.375) and combined[TWO_F] == pytest.approx(0.8 * 0.5)
+    assert combined[CLASS_NAMES.index("1m")] == pytest.approx(0.8 * 0.125)
+    assert np.allclose(combine(probs, _reading(_2f=1.0), weight=0.0), probs)   # weight 0: the classifier alone
 
 
 class _FixedSession:
@@ -71,9 +80,10 @@ class _FixedSession:
         return [np.repeat(self.reading, len(batch), axis=0)]
 
 
-def _reader(reading: np.ndarray, trigger: float = 0.1) -> BonusReader:
+def _reader(reading: np.ndarray, trigger: float = 0.1, weight: float = 1.0) -> BonusReader:
     reader = object.__new__(BonusReader)
-    reader.session, reader.input_name, reader.size, reader.trigger = _FixedSession(reading), "crops", (18, 24), trigger
+    reader.session, reader.input_name, reader.size = _FixedSession(reading), "crops", (18, 24)
+    reader.trigger, reader.weight = trigger, weight
     return reader
 
 

@@ -94,3 +94,42 @@ def test_localise_answers_the_first_stage_alone(detector):
     assert iou_matrix(named, boxes).max(axis=1).min() >= 0.7
     weaker = detector.localise(photo, 0.05)[2]
     assert len(weaker) >= len(boxes)
+
+
+def test_the_bonus_and_face_axis_readers_ship_beside_it(detector):
+    assert detector.bonus_reader is not None and detector.bonus_reader.model_path == MODELS / "bonus.onnx"
+    assert detector.axis_reader is not None and detector.axis_reader.model_path == MODELS / "axis.onnx"
+
+
+def _circular_gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.abs((a - b + 90.0) % 180.0 - 90.0)
+
+
+def test_the_face_axes_of_a_real_row_stand_upright_and_turn_with_the_photo(detector):
+    """The real photo of a plain concealed row: its faces stand upright (axis 90), none reads sideways, and with
+    the photo turned a quarter every axis turns with it."""
+    from PIL import Image
+
+    photo = Image.open(PHOTOS / "real-row.jpg").convert("RGB")
+    boxes, _ = _truth(PHOTOS / "real-row.jpg", photo.width, photo.height)
+    axes = detector.axis_reader.axes(photo, boxes)
+    assert (_circular_gap(axes, 90.0) < 20).mean() >= 0.9, axes.round()
+    turned = photo.transpose(Image.Transpose.ROTATE_90)  # counter-clockwise: (x, y) -> (y, width - x)
+    turned_boxes = np.stack([boxes[:, 1], photo.width - boxes[:, 2], boxes[:, 3], photo.width - boxes[:, 0]], axis=1)
+    turned_axes = detector.axis_reader.axes(turned, turned_boxes)
+    assert (_circular_gap(turned_axes, axes + 90.0) < 20).mean() >= 0.9, (axes.round(), turned_axes.round())
+    assert not any(t.sideways for t in detector.detect(PHOTOS / "real-row.jpg"))
+
+
+def test_the_bonus_reader_reads_a_real_season(detector):
+    """real-1.jpg holds one bonus tile, a 6f; the reader alone names it."""
+    from PIL import Image
+
+    from vision.bonus_reader import READER_NAMES
+    from vision.crops import tile_crops
+
+    photo = Image.open(PHOTOS / "real-1.jpg").convert("RGB")
+    boxes, classes = _truth(PHOTOS / "real-1.jpg", photo.width, photo.height)
+    season = boxes[[CLASS_NAMES[c] == "6f" for c in classes]]
+    reading = detector.bonus_reader.probabilities(tile_crops(photo, season, size=detector.bonus_reader.size))
+    assert READER_NAMES[int(reading[0].argmax())] == "6f", reading.round(2)

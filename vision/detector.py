@@ -221,17 +221,19 @@ def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_
     tiles = tuple(detections)
     if len(tiles) < min_tiles:
         return tuple(replace(t, sideways=False) if t.sideways else t for t in tiles)
+    by_axis = None
     if axes is not None and len(axes) == len(tiles):
         from vision.orientation import sideways_from_axes
 
-        flags = sideways_from_axes(axes, min_tiles=min_tiles)
-        if flags is not None:
-            return tuple(t if t.sideways == bool(f) else replace(t, sideways=bool(f)) for t, f in zip(tiles, flags))
+        centres = np.array([[(t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2] for t in tiles])
+        by_axis = sideways_from_axes(axes, min_tiles=min_tiles, centres=centres)
     aspects = np.array([t.width / t.height if t.height > 0 else 1.0 for t in tiles])
     median = float(np.median(aspects))
     marked = []
-    for tile, aspect in zip(tiles, aspects):
-        if median <= 1 / min_elongation:
+    for i, (tile, aspect) in enumerate(zip(tiles, aspects)):
+        if by_axis is not None and np.isfinite(axes[i]):  # its face's axis, where the reader is sure of it
+            sideways = bool(by_axis[i])
+        elif median <= 1 / min_elongation:
             sideways = aspect >= margin
         elif median >= min_elongation:
             sideways = aspect <= 1 / margin

@@ -110,16 +110,9 @@ class BonusReader:
         path = Path(model_path) if model_path is not None else DEFAULT_READER
         if not path.is_file():
             raise BonusReaderError(f"No bonus reader model at '{path}'.")
-        import onnxruntime as ort
+        from vision.onnx_session import open_session
 
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own types for a broken file
-            raise BonusReaderError(f"Cannot load the bonus reader '{path}': {str(error).splitlines()[0]}") from None
+        self.session = open_session(path, threads=threads, error=BonusReaderError, what="the bonus reader")
         self.model_path = path
         self.trigger = float(trigger)
         self.weight = float(weight)
@@ -157,3 +150,12 @@ class BonusReader:
         reading = self.probabilities(tile_crops(image, np.asarray(boxes, dtype=np.float32)[rows], size=self.size))
         out[rows] = combine(probs[rows], reading, self.weight)
         return out
+
+
+ReaderError = BonusReaderError
+"""What ``load`` raises (``vision.detector`` loads its readers by module)."""
+
+
+def load(model_path: str | os.PathLike[str], *, threads: int | None = None) -> BonusReader:
+    """The reader of ``model_path`` (``vision.detector`` loads its readers through this)."""
+    return BonusReader(model_path, threads=threads)

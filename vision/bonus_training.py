@@ -25,7 +25,7 @@ from PIL import Image, ImageOps
 
 from vision.bonus_reader import BONUS_CLASS_IDS, READER_NAMES, READER_SIZE, TRIGGER, bonus_share
 from vision.classes import NUM_CLASSES
-from vision.classifier_training import PHOTO_SUFFIXES, jitter_box, read_yolo_labels
+from vision.classifier_training import PHOTO_SUFFIXES, jitter_box, photo_paths, read_yolo_labels
 from vision.crops import tile_crop, tile_crops
 
 OTHER_ID = len(READER_NAMES) - 1
@@ -64,10 +64,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, others_per_image: int, 
                 progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """All the reader's crops (N x H x W x 3 uint8) and labels of the photos in ``folders`` (``photo_crops``)."""
     rng = np.random.default_rng(seed)
-    paths: list[Path] = []
-    for folder in folders:
-        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        paths.extend(found[:limit] if limit else found)
+    paths = photo_paths(folders, limit)
     crops: list[np.ndarray] = []
     labels: list[int] = []
     started = time.time()

@@ -36,16 +36,9 @@ class TileClassifier:
         path = Path(model_path) if model_path is not None else DEFAULT_CLASSIFIER
         if not path.is_file():
             raise ClassifierError(f"No tile classifier model at '{path}'.")
-        import onnxruntime as ort
+        from vision.onnx_session import open_session
 
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
-        except Exception as error:
-            raise ClassifierError(f"Cannot load the tile classifier '{path}': {str(error).splitlines()[0]}") from None
+        self.session = open_session(path, threads=threads, error=ClassifierError, what="the tile classifier")
         self.model_path = path
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name

@@ -126,6 +126,15 @@ def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: fl
     return crops, labels
 
 
+def photo_paths(folders: Sequence[Path], limit: int | None = None) -> list[Path]:
+    """The photos of each folder (``PHOTO_SUFFIXES``) by name, the first ``limit`` of each where given."""
+    paths: list[Path] = []
+    for folder in folders:
+        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        paths.extend(found[:limit] if limit else found)
+    return paths
+
+
 def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per_image: int, seed: int,
                 limit: int | None = None, progress: bool = True, boxes: list[np.ndarray] | None = None,
                 false_boxes: dict[str, np.ndarray] | None = None, false_per_image: int = 0,
@@ -136,10 +145,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
     (photo file name -> the localiser's false boxes, best first: ``vision.false_boxes.mine_folder``) adds up
     to ``false_per_image`` "none" crops a photo."""
     rng = np.random.default_rng(seed)
-    paths: list[Path] = []
-    for folder in folders:
-        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        paths.extend(found[:limit] if limit else found)
+    paths = photo_paths(folders, limit)
     crops: list[np.ndarray] = []
     labels: list[int] = []
     started = time.time()

@@ -279,18 +279,9 @@ class Detector:
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
-        try:
-            import onnxruntime as ort
-        except ImportError as error:
-            raise DetectorError(f"The detector needs onnxruntime ({error}): pip install onnxruntime") from None
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own types for a broken file
-            raise DetectorError(f"Cannot load the detector model '{path}': {str(error).splitlines()[0]}") from None
+        from vision.onnx_session import open_session
+
+        self.session = open_session(path, threads=threads, error=DetectorError, what="the detector model")
         self.model_path = path
         self.confidence = float(confidence)
         self.slicing = slicing
@@ -329,48 +320,36 @@ class Detector:
                 raise DetectorError(f"The detector '{path}' finds tiles without naming them and needs the tile "
                                     f"classifier: {error}") from None
             self.class_map = np.zeros(max(self.num_classes, 1), dtype=np.int64)
-            self.bonus_reader = self._bonus_reader(bonus_reader_path, path, Path(classifier_path), threads)
-            self.axis_reader = self._axis_reader(axis_reader_path, path, Path(classifier_path), threads)
+            # flowers and seasons read again (vision.bonus_reader); the sideways flags from the faces' print, not
+            # their boxes' shape (vision.orientation)
+            self.bonus_reader = self._companion(bonus_reader_path, path, Path(classifier_path), threads,
+                                                file_name="bonus.onnx", module="vision.bonus_reader",
+                                                what="bonus reader")
+            self.axis_reader = self._companion(axis_reader_path, path, Path(classifier_path), threads,
+                                               file_name="axis.onnx", module="vision.orientation",
+                                               what="face-axis reader")
         else:
             self.class_map = self._class_map(names)
 
     @staticmethod
-    def _bonus_reader(given: str | os.PathLike[str] | None | bool, model: Path, classifier: Path,
-                      threads: int | None):
-        """The bonus reader (``vision.bonus_reader``): ``given`` (a path; False: none), else a ``bonus.onnx``
-        beside the localiser or the classifier, else none."""
-        from vision.bonus_reader import BonusReader, BonusReaderError
+    def _companion(given: str | os.PathLike[str] | None | bool, model: Path, classifier: Path, threads: int | None,
+                   *, file_name: str, module: str, what: str):
+        """A reader that runs beside the classifier (``module``'s ``load``): ``given`` (a path; False: none), else
+        ``file_name`` beside the localiser or the classifier, else none."""
+        import importlib
 
         if given is False:
             return None
         if given is None or given is True:
-            found = [p for p in (model.with_name("bonus.onnx"), classifier.with_name("bonus.onnx")) if p.is_file()]
+            found = [p for p in (model.with_name(file_name), classifier.with_name(file_name)) if p.is_file()]
             if not found:
                 return None
             given = found[0]
+        reader = importlib.import_module(module)
         try:
-            return BonusReader(given, threads=threads)
-        except BonusReaderError as error:
-            raise DetectorError(f"The detector '{model}' cannot use its bonus reader: {error}") from None
-
-    @staticmethod
-    def _axis_reader(given: str | os.PathLike[str] | None | bool, model: Path, classifier: Path,
-                     threads: int | None):
-        """The face-axis reader (``vision.orientation``): ``given`` (a path; False: none), else an ``axis.onnx``
-        beside the localiser or the classifier, else none (the sideways flags then come from box shapes)."""
-        from vision.orientation import AxisReader, AxisReaderError
-
-        if given is False:
-            return None
-        if given is None or given is True:
-            found = [p for p in (model.with_name("axis.onnx"), classifier.with_name("axis.onnx")) if p.is_file()]
-            if not found:
-                return None
-            given = found[0]
-        try:
-            return AxisReader(given, threads=threads)
-        except AxisReaderError as error:
-            raise DetectorError(f"The detector '{model}' cannot use its face-axis reader: {error}") from None
+            return reader.load(given, threads=threads)
+        except reader.ReaderError as error:
+            raise DetectorError(f"The detector '{model}' cannot use its {what}: {error}") from None
 
     def _class_map(self, names: list | None) -> np.ndarray:
         """Model class id -> our class id, from the model's names (``_metadata_names``); identity when the names

@@ -145,16 +145,9 @@ class AxisReader:
         path = Path(model_path) if model_path is not None else DEFAULT_AXIS_READER
         if not path.is_file():
             raise AxisReaderError(f"No face-axis model at '{path}'.")
-        import onnxruntime as ort
+        from vision.onnx_session import open_session
 
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own types for a broken file
-            raise AxisReaderError(f"Cannot load the face-axis model '{path}': {str(error).splitlines()[0]}") from None
+        self.session = open_session(path, threads=threads, error=AxisReaderError, what="the face-axis model")
         self.model_path = path
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
@@ -183,3 +176,12 @@ class AxisReader:
         outputs = self.outputs(axis_crops(image, boxes, size=self.size))
         sure = np.hypot(outputs[:, 0], outputs[:, 1]) >= SURE_AXIS
         return np.where(sure, axes_from_outputs(outputs), np.nan)
+
+
+ReaderError = AxisReaderError
+"""What ``load`` raises (``vision.detector`` loads its readers by module)."""
+
+
+def load(model_path: str | os.PathLike[str], *, threads: int | None = None) -> AxisReader:
+    """The reader of ``model_path`` (``vision.detector`` loads its readers through this)."""
+    return AxisReader(model_path, threads=threads)

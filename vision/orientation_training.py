@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 from PIL import Image
 
-from vision.classifier_training import PHOTO_SUFFIXES, jitter_box
+from vision.classifier_training import PHOTO_SUFFIXES, jitter_box, photo_paths
 from vision.orientation import AXIS_NAMES, AXIS_SIZE, axes_from_outputs, axis_crop
 
 
@@ -73,10 +73,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, seed: in
                 limit: int | None = None, progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """All the reader's crops (N x size x size x 3 uint8) and axes (degrees) of the photos in ``folders``."""
     rng = np.random.default_rng(seed)
-    paths: list[Path] = []
-    for folder in folders:
-        found = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        paths.extend(found[:limit] if limit else found)
+    paths = photo_paths(folders, limit)
     crops: list[np.ndarray] = []
     axes: list[float] = []
     started = time.time()

@@ -1,0 +1,23 @@
+"""Opening an ONNX model for onnxruntime on the CPU, the same way for every model the detector runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def open_session(path: str | os.PathLike[str], *, threads: int | None, error: type[Exception], what: str):
+    """An onnxruntime session on the CPU for the model at ``path`` (quiet logs; ``threads`` intra-op threads
+    where given). A broken file raises ``error`` with a message naming ``what`` the model is."""
+    try:
+        import onnxruntime as ort
+    except ImportError as missing:
+        raise error(f"Running {what} needs onnxruntime ({missing}): pip install onnxruntime") from None
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    if threads:
+        options.intra_op_num_threads = threads
+    try:
+        return ort.InferenceSession(str(Path(path)), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as failure:  # onnxruntime raises its own types for a broken file
+        raise error(f"Cannot load {what} '{path}': {str(failure).splitlines()[0]}") from None

@@ -562,7 +562,7 @@ def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray
                   alternatives: np.ndarray | None = None, axes: np.ndarray | None = None) -> Detections:
     """The edge where arrays become our types (once). ``alternatives``: ``alternative_readings`` rows; ``axes``:
     each box's face axis, which the sideways flags come from (``mark_sideways``)."""
-    tiles = []
+    made = []  # (detection, its box's index): the axes follow the boxes kept, in the detections' order
     for k, (box, score, cls) in enumerate(zip(boxes.tolist(), scores.tolist(), classes.tolist())):
         x1, y1, x2, y2 = box
         if x2 - x1 < 1 or y2 - y1 < 1:
@@ -570,9 +570,11 @@ def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray
         confidence = min(max(float(score), 0.0), 1.0)
         others = () if alternatives is None else tuple(
             (class_from_id(int(c)), min(float(p), confidence)) for c, p in alternatives[k].tolist() if c >= 0)
-        tiles.append(Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others))
-    tiles.sort(key=lambda t: -t.confidence)
-    return Detections(width, height, mark_sideways(tiles, axes=axes))
+        made.append((Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others), k))
+    made.sort(key=lambda pair: -pair[0].confidence)
+    tiles = [tile for tile, _ in made]
+    kept_axes = None if axes is None else np.asarray(axes, dtype=np.float64)[[k for _, k in made]]
+    return Detections(width, height, mark_sideways(tiles, axes=kept_axes))
 
 
 def detect(image: ImageInput, model_path: str | os.PathLike[str] | None = None) -> Detections:

@@ -91,6 +91,17 @@ def test_mark_sideways_takes_the_axes_over_the_box_shapes():
     assert [t.sideways for t in mark_sideways(upright, axes=heap)] == [False] * 4 + [True]
 
 
+def test_each_detection_keeps_its_own_boxs_axis_when_the_detections_are_sorted_and_thinned():
+    from vision.detector import to_detections
+
+    boxes = np.array([[i * 50, 0, i * 50 + 40, 40] for i in range(5)] + [[300, 0, 300.5, 40]], np.float32)
+    scores = np.array([0.3, 0.9, 0.5, 0.8, 0.4, 0.95])   # out of order; the last box is too thin to keep
+    axes = np.array([45.0, 47.0, 135.0, 44.0, 46.0, 135.0])
+    found = to_detections(400, 100, boxes, scores, np.zeros(6, dtype=np.int64), axes=axes)
+    assert len(found) == 5
+    assert {t.box[0]: t.sideways for t in found.tiles} == {0: False, 50: False, 100: True, 150: False, 200: False}
+
+
 def test_a_missing_or_foreign_model_is_refused_with_a_message(tmp_path):
     with pytest.raises(AxisReaderError, match="No face-axis model"):
         AxisReader(tmp_path / "none.onnx")

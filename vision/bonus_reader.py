@@ -34,11 +34,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.classes import CLASS_NAMES, NUM_CLASSES
-from vision.crops import tile_crops, to_tensor
+from vision.classes import BONUS_CLASS_IDS, CLASS_NAMES, NUM_CLASSES
+from vision.crops import tile_crops
+from vision.onnx_session import open_session, read_both_ways
 
-BONUS_CLASS_IDS = tuple(i for i, name in enumerate(CLASS_NAMES) if name.endswith("f"))
-"""The classifier's ids of the eight bonus faces (1f-4f the flowers, 5f-8f the seasons), in the reader's order."""
 OTHER = "other"
 READER_NAMES: tuple[str, ...] = (*(CLASS_NAMES[i] for i in BONUS_CLASS_IDS), OTHER)
 """The reader's nine answers: the eight bonus faces, then "another tile"."""
@@ -66,8 +65,7 @@ class BonusReaderError(Exception):
 def bonus_share(probs: np.ndarray) -> np.ndarray:
     """Of the tile classifier's probability that each box is a tile (N x 44, "none" last), the share on the
     eight bonus faces."""
-    tiles = probs[:, :NUM_CLASSES]
-    return tiles[:, BONUS_CLASS_IDS].sum(axis=1) / np.maximum(tiles.sum(axis=1), 1e-9)
+    return classifier_view(probs)[:, :-1].sum(axis=1)
 
 
 def classifier_view(probs: np.ndarray) -> np.ndarray:
@@ -110,8 +108,6 @@ class BonusReader:
         path = Path(model_path) if model_path is not None else DEFAULT_READER
         if not path.is_file():
             raise BonusReaderError(f"No bonus reader model at '{path}'.")
-        from vision.onnx_session import open_session
-
         self.session = open_session(path, threads=threads, error=BonusReaderError, what="the bonus reader")
         self.model_path = path
         self.trigger = float(trigger)
@@ -132,11 +128,7 @@ class BonusReader:
         down (the same tile: the reader is trained on both ways up) and the two readings averaged."""
         if not len(crops):
             return np.zeros((0, len(READER_NAMES)), dtype=np.float32)
-        both = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        probs = np.concatenate([self.session.run(None, {self.input_name: to_tensor(both[i:i + batch])})[0]
-                                for i in range(0, len(both), batch)]).astype(np.float32)
-        half = len(probs) // 2
-        return (probs[:half] + probs[half:]) / 2
+        return read_both_ways(self.session, self.input_name, crops, batch)
 
     def reread(self, image: Image.Image, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The tile classifier's probabilities (N x 44) of ``boxes`` (N x 4 pixels of ``image``), with the boxes
@@ -151,11 +143,3 @@ class BonusReader:
         out[rows] = combine(probs[rows], reading, self.weight)
         return out
 
-
-ReaderError = BonusReaderError
-"""What ``load`` raises (``vision.detector`` loads its readers by module)."""
-
-
-def load(model_path: str | os.PathLike[str], *, threads: int | None = None) -> BonusReader:
-    """The reader of ``model_path`` (``vision.detector`` loads its readers through this)."""
-    return BonusReader(model_path, threads=threads)

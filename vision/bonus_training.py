@@ -109,7 +109,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
                  fraction: float | None = None) -> Path:
     """``task: bonus-reader``: the reader's crops of the recipe's photos (``data`` as the tile classifier's
     recipe names them), the network, its weights in the run folder and its ONNX export (``export.onnx``)."""
-    from vision.training import TrainingError, make_stretched, synthetic_sets
+    from vision.training import TrainingError, training_sources
 
     try:
         import onnx  # noqa: F401
@@ -120,14 +120,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
     from vision.classifier_training import export_onnx, model_outputs, predict, train_classifier
 
     data = config["data"]
-    sources: list[Path] = []
-    if data.get("real_train"):
-        folder = (root / data["real_train"]).resolve()
-        if not folder.is_dir():
-            raise TrainingError(f"The training photos '{folder}' are missing.")
-        sources.append(folder)
-    stretched = make_stretched(root, data.get("stretched"))
-    sources.extend(synthetic_sets(root, data) + ([stretched] if stretched is not None else []))
+    sources, _ = training_sources(root, data)
     if not sources:
         raise TrainingError("The bonus reader's recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})

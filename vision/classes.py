@@ -26,6 +26,8 @@ NUM_CLASSES = len(CLASSES)  # 43
 BACK_ID = NUM_CLASSES - 1
 RIICHI_IDS: tuple[int, ...] = tuple(tile.index for tile in PLAYING_TILES)
 """The 34 suit and honour kinds' class ids (no flowers, no back)."""
+BONUS_CLASS_IDS: tuple[int, ...] = tuple(i for i, c in enumerate(CLASSES) if c != BACK and c.is_bonus)  # type: ignore[union-attr]
+"""The eight bonus faces' class ids: 1f-4f the flowers, 5f-8f the seasons."""
 
 
 def class_code(value: TileClass) -> str:

@@ -29,11 +29,11 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from PIL import Image, ImageOps
 
-from vision.classes import CLASS_NAMES, NUM_CLASSES
+from vision.classes import BONUS_CLASS_IDS, CLASS_NAMES, NUM_CLASSES
 from vision.crops import CROP_HEIGHT, CROP_WIDTH, box_to_crop, crop_frame, tile_crop
 
 NONE_ID = NUM_CLASSES  # 43: "not a tile" (the classifier's extra class)
-BONUS_IDS = frozenset(i for i, name in enumerate(CLASS_NAMES) if name.endswith("f"))  # flowers and seasons
+BONUS_IDS = frozenset(BONUS_CLASS_IDS)  # flowers and seasons
 PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 """The photos of a training folder that crops are cut from (and whose false boxes are mined)."""
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, "none")

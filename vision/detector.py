@@ -322,22 +322,21 @@ class Detector:
             self.class_map = np.zeros(max(self.num_classes, 1), dtype=np.int64)
             # flowers and seasons read again (vision.bonus_reader); the sideways flags from the faces' print, not
             # their boxes' shape (vision.orientation)
+            from vision.bonus_reader import BonusReader, BonusReaderError
+            from vision.orientation import AxisReader, AxisReaderError
+
             self.bonus_reader = self._companion(bonus_reader_path, path, Path(classifier_path), threads,
-                                                file_name="bonus.onnx", module="vision.bonus_reader",
-                                                what="bonus reader")
+                                                "bonus.onnx", BonusReader, BonusReaderError, "bonus reader")
             self.axis_reader = self._companion(axis_reader_path, path, Path(classifier_path), threads,
-                                               file_name="axis.onnx", module="vision.orientation",
-                                               what="face-axis reader")
+                                               "axis.onnx", AxisReader, AxisReaderError, "face-axis reader")
         else:
             self.class_map = self._class_map(names)
 
     @staticmethod
     def _companion(given: str | os.PathLike[str] | None | bool, model: Path, classifier: Path, threads: int | None,
-                   *, file_name: str, module: str, what: str):
-        """A reader that runs beside the classifier (``module``'s ``load``): ``given`` (a path; False: none), else
-        ``file_name`` beside the localiser or the classifier, else none."""
-        import importlib
-
+                   file_name: str, reader: type, error: type[Exception], what: str):
+        """A ``reader`` that runs beside the classifier: ``given`` (a path; False: none), else ``file_name`` beside
+        the localiser or the classifier, else none. Its ``error`` becomes a DetectorError naming ``what`` it is."""
         if given is False:
             return None
         if given is None or given is True:
@@ -345,11 +344,10 @@ class Detector:
             if not found:
                 return None
             given = found[0]
-        reader = importlib.import_module(module)
         try:
-            return reader.load(given, threads=threads)
-        except reader.ReaderError as error:
-            raise DetectorError(f"The detector '{model}' cannot use its {what}: {error}") from None
+            return reader(given, threads=threads)
+        except error as failure:
+            raise DetectorError(f"The detector '{model}' cannot use its {what}: {failure}") from None
 
     def _class_map(self, names: list | None) -> np.ndarray:
         """Model class id -> our class id, from the model's names (``_metadata_names``); identity when the names

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
+
 
 def open_session(path: str | os.PathLike[str], *, threads: int | None, error: type[Exception], what: str):
     """An onnxruntime session on the CPU for the model at ``path`` (quiet logs; ``threads`` intra-op threads
@@ -21,3 +23,16 @@ def open_session(path: str | os.PathLike[str], *, threads: int | None, error: ty
         return ort.InferenceSession(str(Path(path)), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as failure:  # onnxruntime raises its own types for a broken file
         raise error(f"Cannot load {what} '{path}': {str(failure).splitlines()[0]}") from None
+
+
+def read_both_ways(session, input_name: str, crops: np.ndarray, batch: int) -> np.ndarray:
+    """The model's first output for N x H x W x 3 uint8 crops (``vision.crops.to_tensor``), each crop also read
+    turned a half turn (the same tile: the models are trained on both ways up) and the two readings averaged;
+    ``batch`` crops a run."""
+    from vision.crops import to_tensor
+
+    both = np.concatenate([crops, crops[:, ::-1, ::-1]])
+    out = np.concatenate([session.run(None, {input_name: to_tensor(both[i:i + batch])})[0]
+                          for i in range(0, len(both), batch)]).astype(np.float32)
+    half = len(out) // 2
+    return (out[:half] + out[half:]) / 2

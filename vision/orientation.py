@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.crops import MARGIN, to_tensor
+from vision.crops import MARGIN
+from vision.onnx_session import open_session, read_both_ways
 
 AXIS_SIZE = 48
 """The reader's square crop, in pixels a side."""
@@ -145,8 +146,6 @@ class AxisReader:
         path = Path(model_path) if model_path is not None else DEFAULT_AXIS_READER
         if not path.is_file():
             raise AxisReaderError(f"No face-axis model at '{path}'.")
-        from vision.onnx_session import open_session
-
         self.session = open_session(path, threads=threads, error=AxisReaderError, what="the face-axis model")
         self.model_path = path
         model_input = self.session.get_inputs()[0]
@@ -164,11 +163,7 @@ class AxisReader:
         same axis) and the two readings averaged."""
         if not len(crops):
             return np.zeros((0, 2), dtype=np.float32)
-        both = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        out = np.concatenate([self.session.run(None, {self.input_name: to_tensor(both[i:i + batch])})[0]
-                              for i in range(0, len(both), batch)]).astype(np.float32)
-        half = len(out) // 2
-        return (out[:half] + out[half:]) / 2
+        return read_both_ways(self.session, self.input_name, crops, batch)
 
     def axes(self, image: Image.Image | np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Each box's face axis in degrees (0..180, ``axes_from_outputs``), NaN where the reader is unsure
@@ -177,11 +172,3 @@ class AxisReader:
         sure = np.hypot(outputs[:, 0], outputs[:, 1]) >= SURE_AXIS
         return np.where(sure, axes_from_outputs(outputs), np.nan)
 
-
-ReaderError = AxisReaderError
-"""What ``load`` raises (``vision.detector`` loads its readers by module)."""
-
-
-def load(model_path: str | os.PathLike[str], *, threads: int | None = None) -> AxisReader:
-    """The reader of ``model_path`` (``vision.detector`` loads its readers through this)."""
-    return AxisReader(model_path, threads=threads)

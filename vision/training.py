@@ -359,6 +359,21 @@ def save_classifier(config: dict[str, Any], root: Path, model, default_name: str
     return run_dir, target
 
 
+def training_sources(root: Path, data: dict[str, Any]) -> tuple[list[Path], list[Path]]:
+    """A crop recipe's photo folders in their fixed order (``data.real_train``, then ``data.synthetic``, then
+    ``data.stretched``; each generated set made first where missing), and the rendered ones among them."""
+    sources: list[Path] = []
+    if data.get("real_train"):
+        folder = (root / data["real_train"]).resolve()
+        if not folder.is_dir():
+            raise TrainingError(f"The training photos '{folder}' are missing.")
+        sources.append(folder)
+    rendered = synthetic_sets(root, data)
+    stretched = make_stretched(root, data.get("stretched"))
+    sources.extend(rendered + ([stretched] if stretched is not None else []))
+    return sources, rendered
+
+
 def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = None,
                             hours: float | None = None, fraction: float | None = None) -> Path:
     """The tile classifier's recipe: crops of the real and rendered training photos, a small CNN, ONNX.
@@ -373,15 +388,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     from vision.classifier_training import PHOTO_SUFFIXES, build_crops, train_classifier
 
     data = config["data"]
-    sources: list[Path] = []
-    if data.get("real_train"):
-        folder = (root / data["real_train"]).resolve()
-        if not folder.is_dir():
-            raise TrainingError(f"The training photos '{folder}' are missing.")
-        sources.append(folder)
-    rendered = synthetic_sets(root, data)
-    stretched = make_stretched(root, data.get("stretched"))
-    sources.extend(rendered + ([stretched] if stretched is not None else []))
+    sources, rendered = training_sources(root, data)
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     crops = config.get("crops", {})

@@ -389,7 +389,7 @@ class Detector:
                                                                                 np.ndarray]:
         """Width, height, boxes, scores and class ids (arrays) of a photo: the work of ``detect`` without
         the typed result (the evaluation uses it at a low threshold)."""
-        return self._detect_arrays(source, confidence, name=True)[:5]
+        return self._detect_arrays(source, confidence, name=True, read_axes=False)[:5]
 
     def raw_with_axes(self, source: ImageInput, confidence: float | None = None
                       ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
@@ -404,11 +404,12 @@ class Detector:
         width, height, boxes, scores = self._detect_arrays(source, confidence, name=False)[:4]
         return width, height, boxes, scores
 
-    def _detect_arrays(self, source: ImageInput, confidence: float | None, *, name: bool
+    def _detect_arrays(self, source: ImageInput, confidence: float | None, *, name: bool, read_axes: bool = True
                        ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
         """``raw``'s arrays, each box's alternative readings (``alternative_readings``), or None when the
         classifier does not name the boxes (a many-class detector, or ``name`` False), and each box's face axis
-        (``vision.orientation``), or None without a face-axis reader."""
+        (``vision.orientation``), or None without a face-axis reader or with ``read_axes`` False (``raw`` has no
+        use for them)."""
         conf = self.confidence if confidence is None else confidence
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         image = np.asarray(picture)
@@ -439,7 +440,7 @@ class Detector:
         if self.classifier is not None and name:
             boxes, scores, classes, alternatives = self._name(picture, boxes, scores, conf)
         # the faces' axes (angles: a reduced-scale decoding leaves them as they are)
-        axes = self.axis_reader.axes(picture, boxes) if self.axis_reader is not None and name else None
+        axes = self.axis_reader.axes(picture, boxes) if self.axis_reader is not None and name and read_axes else None
         if "full_size" in picture.info:  # decoded at a reduced scale: boxes back to the photo's pixels
             full_width, full_height = picture.info["full_size"]
             boxes = boxes * np.array([full_width / width, full_height / height] * 2, dtype=np.float32)

@@ -32,7 +32,10 @@ What happens to a photo:
    its other readings (``Detection.alternatives``) let the grouping read it again.
    A box the classifier takes for a flower or a season is read again by the bonus reader
    (``vision.bonus_reader``), from a larger crop, where a ``bonus.onnx`` lies beside the models.
-8. **Sideways**: ``mark_sideways`` below.
+8. **Faces** (with a face-axis reader): each box's face axis is read (``vision.orientation``); a box whose centre
+   lies on two faces side by side is dropped (``vision.face_geometry.drop_astride``: in a row turned near 45
+   degrees a box across two tiles' halves overlaps each under IoU 0.5, so NMS keeps it).
+9. **Sideways**: ``mark_sideways`` below, from the faces' axes.
 
 Importing this module loads numpy and Pillow only; onnxruntime is imported when a Detector is made.
 """
@@ -53,6 +56,7 @@ from PIL import Image, ImageOps
 from vision.boxes import Slice, class_aware_nms, letterbox_geometry, plan_slices, unletterbox
 from vision.classes import CLASS_NAMES, NUM_CLASSES, class_from_id
 from vision.detections import Detection, Detections
+from vision.face_geometry import drop_astride
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 DEFAULT_CONFIDENCE = 0.25
@@ -441,6 +445,10 @@ class Detector:
             boxes, scores, classes, alternatives = self._name(picture, boxes, scores, conf)
         # the faces' axes (angles: a reduced-scale decoding leaves them as they are)
         axes = self.axis_reader.axes(picture, boxes) if self.axis_reader is not None and name and read_axes else None
+        if axes is not None and len(boxes) >= 3:  # a box astride two faces (a row near 45 degrees) is no tile
+            keep = drop_astride(boxes, scores, axes)
+            boxes, scores, classes, axes = boxes[keep], scores[keep], classes[keep], axes[keep]
+            alternatives = alternatives[keep] if alternatives is not None else None
         if "full_size" in picture.info:  # decoded at a reduced scale: boxes back to the photo's pixels
             full_width, full_height = picture.info["full_size"]
             boxes = boxes * np.array([full_width / width, full_height / height] * 2, dtype=np.float32)

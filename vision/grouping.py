@@ -94,6 +94,7 @@ APART = "it lies apart from the concealed row and the melds"
 """Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
 NOT_A_FLOWER = "no, it is not part of the hand"
 """The choice of a question ``flower-N`` that leaves the tile out of the hand."""
+NO_TILE = "taken for no tile: the tiles make a winning hand without it, and its reading was unsure (vision.repair)"
 ONE_OF_EACH = "a set has one of each flower and season"
 """The end of the reason a second copy of a flower or season is ignored with: one of the two is misread, and
 vision.repair reads them again or asks."""
@@ -399,22 +400,27 @@ def group(detections: Detections) -> Reading:
     the detections' alternative readings are tried (``vision.repair``)."""
     from vision.repair import ask_about_flowers, repair
 
-    reading = repair(detections, _group(detections, frozenset()), lambda changed: _group(changed, frozenset()))
+    reading = repair(detections, _group(detections, frozenset()),
+                     lambda changed, dropped=frozenset(): _group(changed, frozenset(), dropped=dropped))
     return ask_about_flowers(detections, reading)
 
 
-def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) -> Reading:
+def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
+           dropped: frozenset[int] = frozenset()) -> Reading:
     """``unstack``: detections overlapping a box of their code that are not a kong's fourth tile after all
     (their group is no pung): neighbours whose boxes overlap in strong perspective. ``flags``: whether the
     detector's sideways flags are evidence (False once they proved absent or implausible: then they are
-    dropped, and a claim only the geometry could guess is asked)."""
+    dropped, and a claim only the geometry could guess is asked). ``dropped``: detections taken for no tile
+    (``vision.repair``), ignored as ``NO_TILE``."""
     if not flags:
         detections = Detections(detections.width, detections.height,
                                  tuple(replace(t, sideways=False) if t.sideways else t for t in detections.tiles))
     b = _Builder(detections)
     tiles = detections.tiles
-    flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus]
-    others = [i for i, t in enumerate(tiles) if t.is_back or not t.code.is_bonus]
+    for i in sorted(dropped):
+        b.ignore(i, NO_TILE)
+    flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus and i not in dropped]
+    others = [i for i, t in enumerate(tiles) if (t.is_back or not t.code.is_bonus) and i not in dropped]
 
     # 1. duplicates and stacked tiles
     others.sort(key=lambda i: -tiles[i].confidence)
@@ -498,10 +504,10 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True) 
             stacked = [e for e in places[k].extra if e not in places[k].beside]
             codes = {places[j].det.code for j in g}
             if stacked and not (len(g) == 3 and len(codes) == 1):
-                return _group(detections, unstack | set(stacked), flags)
+                return _group(detections, unstack | set(stacked), flags, dropped)
 
     if flags and not _flags_plausible(places, groups, detections):
-        return _group(detections, unstack, False)
+        return _group(detections, unstack, False, dropped)
     return _read(b, places, groups, flower_dup, u, flags)
 
 

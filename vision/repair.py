@@ -48,6 +48,15 @@ PAIRS_FROM = 6
 """... and pairs of re-readings of two tiles among the likeliest this many, when their product reaches MIN_RATIO."""
 MARGIN = 4.0
 """A re-reading is taken without asking when it is this many times likelier than any that gives another hand."""
+DROP_BELOW = 0.5
+"""A detection may be taken for no tile at all (a box on the table, a finger, a box astride two tiles) when its
+evidence of being a tile, its confidence plus its alternatives' (each the localiser's score times a class's
+probability), is below this. Such a drop is a re-reading like the others: its likelihood ratio is the evidence
+against a tile over the evidence for one, (1 - e) / e."""
+DROPS = 3
+"""At most this many detections (the least likely tiles) are tried as no tile, beside the re-readings."""
+NO_TILE_CODE = "none"
+"""What a detection taken for no tile is taken as (``Correction.taken_as``): the classifier's class for it."""
 STRAY_FLOWER_RATIO = 0.2
 """A stray tile is asked about when a flower's reading is at least this share of its first reading's confidence."""
 
@@ -66,8 +75,13 @@ class Correction:
         return {"detection": self.detection, "read_as": self.read_as, "taken_as": self.taken_as,
                 "ratio": round(self.ratio, 4)}
 
+    @property
+    def dropped(self) -> bool:
+        """Whether the detection was taken for no tile (not read as another)."""
+        return self.taken_as == NO_TILE_CODE
+
     def describe(self) -> str:
-        return f"{self.read_as} read as {self.taken_as}"
+        return f"{self.read_as} taken for no tile" if self.dropped else f"{self.read_as} read as {self.taken_as}"
 
 
 def is_winning_shape(hand: Hand) -> bool:
@@ -114,15 +128,19 @@ def _fixed(reading: Any) -> bool:
         and is_winning_shape(reading.hand) and not second_flowers(reading)
 
 
-def repair(detections: Detections, reading: Any, read: Callable[[Detections], Any]) -> Any:
+def repair(detections: Detections, reading: Any, read: Callable[..., Any]) -> Any:
     """``reading`` (of ``detections``, by ``read``), or the likeliest re-reading of unsure tiles whose layout
-    makes a winning hand (taken, or asked about: see the module's doc)."""
+    makes a winning hand (taken, or asked about: see the module's doc). ``read(detections)`` reads a layout;
+    ``read(detections, dropped)`` reads it with the detections ``dropped`` (a frozenset of indices) taken for no
+    tile."""
     if not needs_repair(reading):
         return reading
     tiles = detections.tiles
-    singles = sorted(((alt_conf / tile.confidence, i, code) for i, tile in enumerate(tiles) if tile.confidence > 0
-                      for code, alt_conf in tile.alternatives if alt_conf >= MIN_RATIO * tile.confidence),
-                     key=lambda s: -s[0])[:SINGLES]
+    rereadings = sorted(((alt_conf / tile.confidence, i, code) for i, tile in enumerate(tiles) if tile.confidence > 0
+                         for code, alt_conf in tile.alternatives if alt_conf >= MIN_RATIO * tile.confidence),
+                        key=lambda s: -s[0])[:SINGLES]
+    drops = _drops(detections)  # apart from the re-readings, so that they never crowd one out
+    singles = sorted(rereadings + drops, key=lambda s: -s[0])
     if not singles:
         return reading
     # each change is (detection, code, its ratio); a re-reading's likelihood is the product of its ratios
@@ -135,8 +153,11 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
     def attempt(likelihood: float, changes: tuple[tuple[float, int, Any], ...]) -> bool:
         changed = list(tiles)
         for _, i, code in changes:
-            changed[i] = replace(tiles[i], code=code, alternatives=())
-        reread = read(Detections(detections.width, detections.height, tuple(changed)))
+            if code is not None:
+                changed[i] = replace(tiles[i], code=code, alternatives=())
+        dropped = frozenset(i for _, i, code in changes if code is None)
+        changed_detections = Detections(detections.width, detections.height, tuple(changed))
+        reread = read(changed_detections, dropped) if dropped else read(changed_detections)
         if not _fixed(reread) or (left_out is not None and len(reread.ignored) >= left_out):
             return False
         if reread.hand not in found or found[reread.hand][0] < likelihood:
@@ -148,7 +169,7 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
             fixing.add(single)
     # two tiles at once, but never a single fix plus a needless change (a flower read again beside it would
     # give another hand, just as likely, and turn a clear answer into a question)
-    for first, second in itertools.combinations(singles[:PAIRS_FROM], 2):
+    for first, second in itertools.combinations(sorted(rereadings[:PAIRS_FROM] + drops, key=lambda s: -s[0]), 2):
         if first[1] != second[1] and first[0] * second[0] >= MIN_RATIO and not {first, second} & fixing:
             attempt(first[0] * second[0], (first, second))
     if not found:
@@ -156,7 +177,8 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
     ranked = sorted(found.values(), key=lambda f: -f[0])
 
     def corrections(entry) -> tuple[Correction, ...]:
-        return tuple(Correction(i, tiles[i].code_str, class_code(code), ratio) for ratio, i, code in entry[1])
+        return tuple(Correction(i, tiles[i].code_str, NO_TILE_CODE if code is None else class_code(code), ratio)
+                     for ratio, i, code in entry[1])
 
     best = ranked[0]
     if len(ranked) == 1 or best[0] >= MARGIN * ranked[1][0]:
@@ -177,6 +199,18 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections], An
                                         "unsure tiles does: which is right?", tuple(choices))
     kept = tuple(q for q in reading.questions if not _misread(q))  # each choice is a whole hand: it answers them
     return replace(reading, questions=kept + (question,))
+
+
+def _drops(detections: Detections) -> list[tuple[float, int, None]]:
+    """The detections that may be no tile at all (``DROP_BELOW``), each as a change (ratio, detection, None)."""
+    drops = []
+    for i, tile in enumerate(detections.tiles):
+        evidence = tile.confidence + sum(confidence for _, confidence in tile.alternatives)
+        if 0 < evidence < DROP_BELOW:
+            ratio = (1 - evidence) / evidence
+            if ratio >= MIN_RATIO:
+                drops.append((ratio, i, None))
+    return sorted(drops, key=lambda s: -s[0])[:DROPS]
 
 
 def ask_about_flowers(detections: Detections, reading: Any) -> Any:

@@ -179,3 +179,40 @@ def test_a_second_copy_of_a_flower_that_cannot_be_read_again_is_asked_about():
     unsure = replace(unsure, tiles=tuple(replace(t, confidence=0.6) if i == index else t
                                          for i, t in enumerate(unsure.tiles)))
     assert [c.label for c in group(unsure).questions[0].choices][:2] == ["8f", "1f"]
+
+
+def with_confidence(detections: Detections, index: int, confidence: float) -> Detections:
+    tiles = list(detections.tiles)
+    tiles[index] = replace(tiles[index], confidence=confidence, alternatives=())
+    return Detections(detections.width, detections.height, tuple(tiles))
+
+
+def test_an_unsure_box_that_spoils_the_hand_is_taken_for_no_tile_and_the_reading_says_so():
+    """A box on the table beside the pung, read as a 7m: the group forms no meld. Without it the hand is a winning
+    one, and the box was unsure: it is left out, and the reading says so."""
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s 7m")])
+    stray = index_of(truth, "7m")
+    assert group(truth).hand is None
+    reading = group(with_confidence(truth, stray, 0.3))
+    assert hand_text(reading) == norm("123m 456p 789s 9p [5'55s] +9p") and reading.questions == ()
+    (fix,) = reading.corrections
+    assert (fix.detection, fix.read_as, fix.taken_as, fix.dropped) == (stray, "7m", "none", True)
+    assert abs(fix.ratio - 0.7 / 0.3) < 1e-6
+    assert any("7m taken for no tile" in note for note in reading.notes)
+    assert any(i.detection == stray and "no tile" in i.reason for i in reading.ignored)
+    # a sure one is not dropped: the layout is asked about instead
+    sure = group(with_confidence(truth, stray, 0.9))
+    assert sure.corrections == () and sure.questions
+
+
+def test_an_unsure_extra_tile_in_the_standing_row_is_taken_for_no_tile():
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 3z 8s 9s 9p | 9p"), (MELD_Y, "5s' 5s 5s")])
+    extra = index_of(truth, "3z")
+    assert group(truth).hand is None  # fifteen tiles: no hand
+    reading = group(with_confidence(truth, extra, 0.35))
+    assert hand_text(reading) == norm("123m 456p 789s 9p [5'55s] +9p")
+    assert [(c.detection, c.taken_as) for c in reading.corrections] == [(extra, "none")]
+    # its evidence of being a tile counts its other readings too: a tile the classifier could not name is kept
+    tiles = list(truth.tiles)
+    tiles[extra] = replace(tiles[extra], confidence=0.25, alternatives=((Tile.parse("4z"), 0.2), (Tile.parse("5z"), 0.2)))
+    assert all(not c.dropped for c in group(Detections(truth.width, truth.height, tuple(tiles))).corrections)

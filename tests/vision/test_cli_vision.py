@@ -205,6 +205,22 @@ def test_mjscan_read_text_names_a_tile_read_again():
     assert "note: The tiles as read made no winning hand" in text
 
 
+def test_mjscan_read_text_names_a_box_taken_for_no_tile():
+    from dataclasses import replace
+
+    from mjscan.cli import format_reading
+    from tests.vision.test_grouping import MELD_Y, scene
+    from vision.grouping import group
+
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "5s' 5s 5s 7m")])
+    tiles = list(truth.tiles)
+    k = next(i for i, t in enumerate(tiles) if t.code_str == "7m")
+    tiles[k] = replace(tiles[k], confidence=0.25, alternatives=())
+    text = format_reading(group(replace(truth, tiles=tuple(tiles))))
+    assert f"read again: detection {k}, 7m taken for no tile (the odds against a tile 3.00)" in text
+    assert f"ignored detection {k} (7m): taken for no tile" in text
+
+
 def test_detect_text_shows_the_runner_up_of_an_unsure_tile():
     from mjscan.cli import _format_detections
     from scorer.tiles import Tile

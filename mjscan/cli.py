@@ -937,7 +937,7 @@ def format_reading(reading: Any) -> str:
     for ignored in reading.ignored:
         lines.append(f"  ignored detection {ignored.detection} ({ignored.code}): {ignored.reason}")
     for fix in getattr(reading, "corrections", ()):
-        why = f"the odds against a tile {fix.ratio:.2f}" if getattr(fix, "dropped", False) \
+        why = f"the odds against a tile {fix.ratio:.2f}" if fix.dropped \
             else f"its confidence {fix.ratio:.2f} of the first reading's"
         lines.append(f"  read again: detection {fix.detection}, {fix.describe()} ({why})")
     lines += [f"note: {note}" for note in reading.notes]

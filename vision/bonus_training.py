@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -25,7 +24,7 @@ from PIL import Image, ImageOps
 
 from vision.bonus_reader import BONUS_CLASS_IDS, READER_NAMES, READER_SIZE, TRIGGER, bonus_share
 from vision.classes import NUM_CLASSES
-from vision.classifier_training import PHOTO_SUFFIXES, jitter_box, photo_paths, read_yolo_labels
+from vision.classifier_training import PHOTO_SUFFIXES, gather_crops, jitter_box, photo_paths, read_yolo_labels
 from vision.crops import tile_crop, tile_crops
 
 OTHER_ID = len(READER_NAMES) - 1
@@ -64,21 +63,10 @@ def build_crops(folders: Sequence[Path], *, copies: int, others_per_image: int, 
                 progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """All the reader's crops (N x H x W x 3 uint8) and labels of the photos in ``folders`` (``photo_crops``)."""
     rng = np.random.default_rng(seed)
-    paths = photo_paths(folders, limit)
-    crops: list[np.ndarray] = []
-    labels: list[int] = []
-    started = time.time()
-    for i, path in enumerate(paths):
-        c, l = photo_crops(path, rng, copies=copies, others_per_image=others_per_image, jitter=jitter, size=size,
-                           classifier=classifier)
-        crops.extend(c)
-        labels.extend(l)
-        if progress and (i + 1) % 200 == 0:
-            print(f"  crops: {i + 1}/{len(paths)} photos, {len(crops)} crops, {time.time() - started:.0f} s",
-                  file=sys.stderr)
-    if not crops:
-        return np.zeros((0, size[1], size[0], 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(crops), np.asarray(labels, dtype=np.int64)
+    return gather_crops(photo_paths(folders, limit),
+                        lambda path: photo_crops(path, rng, copies=copies, others_per_image=others_per_image,
+                                                 jitter=jitter, size=size, classifier=classifier),
+                        crop_shape=(size[1], size[0]), progress=progress)
 
 
 def reader_start(state: dict) -> dict:

@@ -145,22 +145,33 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per
     (photo file name -> the localiser's false boxes, best first: ``vision.false_boxes.mine_folder``) adds up
     to ``false_per_image`` "none" crops a photo."""
     rng = np.random.default_rng(seed)
-    paths = photo_paths(folders, limit)
+
+    def cut(path: Path) -> tuple[list[np.ndarray], list[int]]:
+        mined = false_boxes.get(path.name) if false_boxes and false_per_image else None
+        return image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes,
+                           false_boxes=None if mined is None else mined[:false_per_image], bonus_copies=bonus_copies)
+
+    return gather_crops(photo_paths(folders, limit), cut, crop_shape=(CROP_HEIGHT, CROP_WIDTH), progress=progress)
+
+
+def gather_crops(paths: Sequence[Path], cut, *, crop_shape: tuple[int, int], target_dtype: Any = np.int64,
+                 progress: bool = True, every: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """Every photo's crops and targets, ``cut(path) -> (crops, targets)``, stacked: N x H x W x 3 uint8 (H x W is
+    ``crop_shape``) and N targets of ``target_dtype``; progress on stderr every ``every`` photos. The tile
+    classifier's, the bonus reader's and the face-axis reader's ``build_crops`` share it."""
     crops: list[np.ndarray] = []
-    labels: list[int] = []
+    targets: list[Any] = []
     started = time.time()
     for i, path in enumerate(paths):
-        mined = false_boxes.get(path.name) if false_boxes and false_per_image else None
-        c, l = image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes,
-                           false_boxes=None if mined is None else mined[:false_per_image], bonus_copies=bonus_copies)
+        c, t = cut(path)
         crops.extend(c)
-        labels.extend(l)
-        if progress and (i + 1) % 200 == 0:
+        targets.extend(t)
+        if progress and (i + 1) % every == 0:
             print(f"  crops: {i + 1}/{len(paths)} photos, {len(crops)} crops, {time.time() - started:.0f} s",
                   file=sys.stderr)
     if not crops:
-        return np.zeros((0, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(crops), np.asarray(labels, dtype=np.int64)
+        return np.zeros((0, *crop_shape, 3), np.uint8), np.zeros(0, target_dtype)
+    return np.stack(crops), np.asarray(targets, dtype=target_dtype)
 
 
 # --- the network ----------------------------------------------------------------------------------

@@ -445,7 +445,7 @@ class Detector:
             boxes, scores, classes, alternatives = self._name(picture, boxes, scores, conf)
         # the faces' axes (angles: a reduced-scale decoding leaves them as they are)
         axes = self.axis_reader.axes(picture, boxes) if self.axis_reader is not None and name and read_axes else None
-        if axes is not None and len(boxes) >= 3:  # a box astride two faces (a row near 45 degrees) is no tile
+        if axes is not None:  # a box astride two faces (a row near 45 degrees) is no tile
             keep = drop_astride(boxes, scores, axes)
             boxes, scores, classes, axes = boxes[keep], scores[keep], classes[keep], axes[keep]
             alternatives = alternatives[keep] if alternatives is not None else None

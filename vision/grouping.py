@@ -401,7 +401,7 @@ def group(detections: Detections) -> Reading:
     from vision.repair import ask_about_flowers, repair
 
     reading = repair(detections, _group(detections, frozenset()),
-                     lambda changed, dropped=frozenset(): _group(changed, frozenset(), dropped=dropped))
+                     lambda changed, dropped: _group(changed, frozenset(), dropped=dropped))
     return ask_about_flowers(detections, reading)
 
 

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 from PIL import Image
 
-from vision.classifier_training import PHOTO_SUFFIXES, jitter_box, photo_paths
+from vision.classifier_training import PHOTO_SUFFIXES, gather_crops, jitter_box, photo_paths
 from vision.orientation import AXIS_NAMES, AXIS_SIZE, axes_from_outputs, axis_crop
 
 
@@ -73,20 +73,9 @@ def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, seed: in
                 limit: int | None = None, progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """All the reader's crops (N x size x size x 3 uint8) and axes (degrees) of the photos in ``folders``."""
     rng = np.random.default_rng(seed)
-    paths = photo_paths(folders, limit)
-    crops: list[np.ndarray] = []
-    axes: list[float] = []
-    started = time.time()
-    for i, path in enumerate(paths):
-        c, a = photo_crops(path, rng, copies=copies, jitter=jitter, size=size)
-        crops.extend(c)
-        axes.extend(a)
-        if progress and (i + 1) % 500 == 0:
-            print(f"  crops: {i + 1}/{len(paths)} photos, {len(crops)} crops, {time.time() - started:.0f} s",
-                  file=sys.stderr)
-    if not crops:
-        return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.float64)
-    return np.stack(crops), np.asarray(axes, dtype=np.float64)
+    return gather_crops(photo_paths(folders, limit),
+                        lambda path: photo_crops(path, rng, copies=copies, jitter=jitter, size=size),
+                        crop_shape=(size, size), target_dtype=np.float64, progress=progress, every=500)
 
 
 def axis_errors(model, crops: np.ndarray, axes: np.ndarray) -> np.ndarray:

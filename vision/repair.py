@@ -128,11 +128,10 @@ def _fixed(reading: Any) -> bool:
         and is_winning_shape(reading.hand) and not second_flowers(reading)
 
 
-def repair(detections: Detections, reading: Any, read: Callable[..., Any]) -> Any:
+def repair(detections: Detections, reading: Any, read: Callable[[Detections, frozenset[int]], Any]) -> Any:
     """``reading`` (of ``detections``, by ``read``), or the likeliest re-reading of unsure tiles whose layout
-    makes a winning hand (taken, or asked about: see the module's doc). ``read(detections)`` reads a layout;
-    ``read(detections, dropped)`` reads it with the detections ``dropped`` (a frozenset of indices) taken for no
-    tile."""
+    makes a winning hand (taken, or asked about: see the module's doc). ``read(detections, dropped)`` reads a
+    layout with the detections ``dropped`` (indices) taken for no tile."""
     if not needs_repair(reading):
         return reading
     tiles = detections.tiles
@@ -156,8 +155,7 @@ def repair(detections: Detections, reading: Any, read: Callable[..., Any]) -> An
             if code is not None:
                 changed[i] = replace(tiles[i], code=code, alternatives=())
         dropped = frozenset(i for _, i, code in changes if code is None)
-        changed_detections = Detections(detections.width, detections.height, tuple(changed))
-        reread = read(changed_detections, dropped) if dropped else read(changed_detections)
+        reread = read(Detections(detections.width, detections.height, tuple(changed)), dropped)
         if not _fixed(reread) or (left_out is not None and len(reread.ignored) >= left_out):
             return False
         if reread.hand not in found or found[reread.hand][0] < likelihood:
@@ -206,10 +204,8 @@ def _drops(detections: Detections) -> list[tuple[float, int, None]]:
     drops = []
     for i, tile in enumerate(detections.tiles):
         evidence = tile.confidence + sum(confidence for _, confidence in tile.alternatives)
-        if 0 < evidence < DROP_BELOW:
-            ratio = (1 - evidence) / evidence
-            if ratio >= MIN_RATIO:
-                drops.append((ratio, i, None))
+        if 0 < evidence < DROP_BELOW:  # so its ratio is over 1, far above MIN_RATIO
+            drops.append(((1 - evidence) / evidence, i, None))
     return sorted(drops, key=lambda s: -s[0])[:DROPS]
 
 

@@ -279,7 +279,8 @@ class Detector:
                  classifier_path: str | os.PathLike[str] | None = None, refine_boxes: bool = True,
                  scales: Sequence[float] | None = None,
                  bonus_reader_path: str | os.PathLike[str] | None | bool = None,
-                 axis_reader_path: str | os.PathLike[str] | None | bool = None):
+                 axis_reader_path: str | os.PathLike[str] | None | bool = None,
+                 crop_margins: Sequence[float] | None = None):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -290,6 +291,9 @@ class Detector:
         self.confidence = float(confidence)
         self.slicing = slicing
         self.refine_boxes = refine_boxes  # redraw boxes with the classifier's box head, where it has one
+        self.crop_margins = tuple(float(m) for m in (CROP_MARGINS if crop_margins is None else crop_margins))
+        if not self.crop_margins or any(not 0 <= m <= 0.5 for m in self.crop_margins):
+            raise DetectorError(f"crop_margins must be a few shares in [0, 0.5], not {crop_margins!r}")
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         shape = model_input.shape
@@ -466,13 +470,13 @@ class Detector:
 
         if not len(boxes):
             return boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32)
-        crops = tile_crops(image, boxes)
         if self.classifier.draws_boxes and self.refine_boxes:
             # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
-            probs, drawn = self.classifier.read(crops)
+            probs, drawn = self.classifier.read(tile_crops(image, boxes))
             boxes = boxes_from_crops(boxes, drawn)
-        else:
-            probs = self.classifier.probabilities(crops)
+        else:  # each box read from crops cut with several margins, the readings averaged
+            probs = np.mean([self.classifier.probabilities(tile_crops(image, boxes, margin=margin))
+                             for margin in self.crop_margins], axis=0)
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop
             probs = self.bonus_reader.reread(image, boxes, probs)
         classes, probability = best_tile(probs)
@@ -530,6 +534,13 @@ def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, siz
     short = np.minimum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1])
     return float(np.median(short)) * size / long_side >= SLICE_BELOW
 
+
+CROP_MARGINS = (0.04, 0.08, 0.12, 0.16)
+"""The classifier reads each box from crops cut with each of these shares of its size added a side (its training
+crops have 0.08, ``vision.crops.MARGIN``, with the edges jittered by up to 0.08), and the readings are averaged:
+the localiser's box is a little off, and a face in an art style never seen reads surer at one margin than at
+another. Measured on true boxes moved by up to 5 % (models/README.md, stop 18): right 96.88 -> 97.13 % on the
+real val photos, 90.6 -> 91.8 % in the held-out art style, 96.18 -> 96.18 % in the training styles."""
 
 SURE_TILE = 0.7
 """A box whose best reading falls below the threshold is still kept (at the threshold) when the localiser's score

@@ -351,3 +351,49 @@ def test_a_box_surely_a_tile_but_unsure_which_is_kept_at_the_threshold_with_its_
     doubtful = fake_detector(320, classifier=_SpreadClassifier(none=0.4))  # 0.72 x 0.6 = 0.43: maybe no tile
     doubtful.session = _FixedLocaliser([(120, 128, 40, 56, 0.72)])
     assert len(doubtful.detect(photo)) == 0
+
+
+class _RedShareReader:
+    """Reads a crop as 7m with the share of its pixels that are red, the rest "none": a crop cut with a wider
+    margin holds more table round the same red tile, so it reads the tile less surely."""
+
+    draws_boxes = False
+
+    def __init__(self):
+        self.calls = 0
+
+    def probabilities(self, crops):
+        self.calls += 1
+        red = ((crops[..., 0] > 200) & (crops[..., 1] < 60)).mean(axis=(1, 2))
+        probs = np.zeros((len(crops), 44), dtype=np.float32)
+        probs[:, 6], probs[:, 43] = red, 1 - red
+        return probs
+
+
+def test_each_box_is_read_from_crops_of_every_margin_and_the_readings_averaged():
+    from vision.crops import tile_crops
+
+    photo = photo_with_boxes(320, 320, [(100, 100, 140, 156)])
+    margins = (0.04, 0.16)
+    readings = []
+    for crop_margins in [(0.04,), (0.16,), margins]:
+        reader = _RedShareReader()
+        detector = fake_detector(320, classifier=reader, crop_margins=crop_margins)
+        detector.session = _FixedLocaliser([(120, 128, 40, 56, 1.0)])
+        (tile,) = detector.detect(photo).tiles
+        assert tile.code_str == "7m" and reader.calls == len(crop_margins)
+        readings.append(tile.confidence)
+    narrow, wide, both = readings
+    assert narrow > wide  # the wider crop shows more table round the tile
+    assert both == pytest.approx((narrow + wide) / 2)
+    red = (tile_crops(photo, np.array([[100, 100, 140, 156]], np.float32), margin=0.04)[..., 0] > 200).mean()
+    assert narrow == pytest.approx(red, abs=0.01)
+
+
+def test_crop_margins_must_be_a_few_shares(tmp_path):
+    from tests.vision.fakes import tiny_localiser
+
+    model = tiny_localiser(tmp_path / "tiny.onnx", 64)
+    for bad in [(), (0.08, 0.9), (-0.1,)]:
+        with pytest.raises(DetectorError, match="crop_margins"):
+            Detector(model, crop_margins=bad)

@@ -280,7 +280,7 @@ class Detector:
                  scales: Sequence[float] | None = None,
                  bonus_reader_path: str | os.PathLike[str] | None | bool = None,
                  axis_reader_path: str | os.PathLike[str] | None | bool = None,
-                 crop_margins: Sequence[float] | None = None):
+                 crop_margins: Sequence[float] | None = None, read_upright: bool = True):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -292,6 +292,8 @@ class Detector:
         self.slicing = slicing
         self.refine_boxes = refine_boxes  # redraw boxes with the classifier's box head, where it has one
         self.crop_margins = tuple(float(m) for m in (CROP_MARGINS if crop_margins is None else crop_margins))
+        # with a face-axis reader, each box is also read from crops turned so that its face stands upright
+        self.read_upright = bool(read_upright)
         if not self.crop_margins or any(not 0 <= m <= 0.5 for m in self.crop_margins):
             raise DetectorError(f"crop_margins must be a few shares in [0, 0.5], not {crop_margins!r}")
         model_input = self.session.get_inputs()[0]
@@ -444,11 +446,11 @@ class Detector:
             boxes, scores, classes = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_c)
             keep = merge(boxes, scores, classes, sliced=True)
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
-        alternatives = None
+        alternatives = axes = None
         if self.classifier is not None and name:
-            boxes, scores, classes, alternatives = self._name(picture, boxes, scores, conf)
-        # the faces' axes (angles: a reduced-scale decoding leaves them as they are)
-        axes = self.axis_reader.axes(picture, boxes) if self.axis_reader is not None and name and read_axes else None
+            # the faces' axes (angles: a reduced-scale decoding leaves them as they are) come with the names
+            boxes, scores, classes, alternatives, axes = self._name(picture, boxes, scores, conf)
+        axes = axes if read_axes else None
         if axes is not None:  # a box astride two faces (a row near 45 degrees) is no tile
             keep = drop_astride(boxes, scores, axes)
             boxes, scores, classes, axes = boxes[keep], scores[keep], classes[keep], axes[keep]
@@ -460,23 +462,28 @@ class Detector:
         return width, height, boxes, scores, classes, alternatives, axes
 
     def _name(self, image: Image.Image, boxes: np.ndarray, scores: np.ndarray, confidence: float
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The second stage: classify a crop of every box; a detection's confidence is the localiser's
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """The second stage: classify crops of every box; a detection's confidence is the localiser's
         times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold,
         except one it is sure is a tile without knowing which (``SURE_TILE``), which is kept at the threshold.
-        Also each kept box's alternative readings (``alternative_readings``), on the same scale."""
+        Also each kept box's alternative readings (``alternative_readings``), on the same scale, and its face
+        axis (None without a face-axis reader)."""
         from vision.classifier import best_tile
-        from vision.crops import boxes_from_crops, tile_crops
+        from vision.crops import boxes_from_crops, tile_crops, upright_crops
 
         if not len(boxes):
-            return boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32)
+            return (boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32),
+                    None if self.axis_reader is None else np.zeros(0))
+        axes = self.axis_reader.axes(image, boxes) if self.axis_reader is not None else None
         if self.classifier.draws_boxes and self.refine_boxes:
             # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
             probs, drawn = self.classifier.read(tile_crops(image, boxes))
             boxes = boxes_from_crops(boxes, drawn)
-        else:  # each box read from crops cut with several margins, the readings averaged
-            probs = np.mean([self.classifier.probabilities(tile_crops(image, boxes, margin=margin))
-                             for margin in self.crop_margins], axis=0)
+        else:  # each box read from crops cut with several margins (and turned upright), the readings averaged
+            crops = [tile_crops(image, boxes, margin=margin) for margin in self.crop_margins]
+            if axes is not None and self.read_upright:
+                crops += upright_crops(image, boxes, axes, margins=self.crop_margins)
+            probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop
             probs = self.bonus_reader.reread(image, boxes, probs)
         classes, probability = best_tile(probs)
@@ -494,7 +501,7 @@ class Detector:
         if len(keep):  # the final NMS, on the pair's score, whatever the class (tiles do not overlap)
             keep = keep[class_aware_nms(boxes[keep], scores[keep], np.zeros(len(keep)), iou_threshold=0.5,
                                         cross_class_iou=None)]
-        return boxes[keep], scores[keep], classes[keep], alternatives[keep]
+        return boxes[keep], scores[keep], classes[keep], alternatives[keep], None if axes is None else axes[keep]
 
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
         """Every tile in a photo, best confidence first, with the sideways flags set."""
@@ -540,7 +547,10 @@ CROP_MARGINS = (0.04, 0.08, 0.12, 0.16)
 crops have 0.08, ``vision.crops.MARGIN``, with the edges jittered by up to 0.08), and the readings are averaged:
 the localiser's box is a little off, and a face in an art style never seen reads surer at one margin than at
 another. Measured on true boxes moved by up to 5 % (models/README.md, stop 18): right 96.88 -> 97.13 % on the
-real val photos, 90.6 -> 91.8 % in the held-out art style, 96.18 -> 96.18 % in the training styles."""
+real val photos, 90.6 -> 91.8 % in the held-out art style, 96.18 -> 96.18 % in the training styles. With a
+face-axis reader each box is also read from crops of the same margins turned so that its face stands upright
+(``vision.crops.upright_crops``, ``Detector(read_upright=True)``), and all the readings are averaged: a face in a
+row turned 40 degrees then also reads as the upright faces most training crops show."""
 
 SURE_TILE = 0.7
 """A box whose best reading falls below the threshold is still kept (at the threshold) when the localiser's score

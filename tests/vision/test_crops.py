@@ -83,3 +83,60 @@ def test_drawn_boxes_that_stray_keep_the_localisers_box():
     out = boxes_from_crops(boxes, drawn)
     assert not np.allclose(out[0], boxes[0]) and np.allclose(out[1], boxes[1])
     assert np.allclose(boxes_from_crops(boxes, np.full((2, 4), np.nan)), boxes)
+
+
+def _turned_tile(angle: float) -> tuple[Image.Image, np.ndarray]:
+    """A photo of one 60 x 80 tile, its top half red and its bottom half blue, turned ``angle`` degrees
+    counter-clockwise on a grey table, and the tile's axis-aligned box."""
+    tile = Image.new("RGB", (60, 80), (255, 0, 0))
+    tile.paste((0, 0, 255), (0, 40, 60, 80))
+    mask = Image.new("L", (60, 80), 255).rotate(angle, expand=True, resample=Image.Resampling.BILINEAR)
+    turned = tile.rotate(angle, expand=True, resample=Image.Resampling.BILINEAR)
+    photo = Image.new("RGB", (200, 200), (128, 128, 128))
+    left, top = 100 - turned.width // 2, 100 - turned.height // 2
+    photo.paste(turned, (left, top), mask)
+    x1, y1, x2, y2 = mask.point(lambda v: 255 if v > 128 else 0).getbbox()
+    return photo, np.array([[left + x1, top + y1, left + x2, top + y2]], dtype=np.float32)
+
+
+def _red_top_blue_bottom(crop: np.ndarray) -> bool:
+    red = (crop[..., 0] > 150) & (crop[..., 2] < 100)
+    blue = (crop[..., 2] > 150) & (crop[..., 0] < 100)
+    top, bottom = slice(0, CROP_HEIGHT // 3), slice(2 * CROP_HEIGHT // 3, CROP_HEIGHT)
+    return red[top].mean() > 0.6 and blue[bottom].mean() > 0.6
+
+
+def test_an_upright_crop_stands_a_turned_face_upright():
+    from vision.crops import upright_crops
+
+    for angle in (0, 25, 40, 60, 90, 135, 200, 320):
+        photo, box = _turned_tile(angle)
+        axis = (90.0 + angle) % 180.0  # an axis has no sign: 200 degrees is 20 upside down
+        crop = upright_crops(photo, box, np.array([axis]), margins=(0.0,), scale=1.0)[0][0]
+        upside_down = crop[::-1, ::-1]
+        assert _red_top_blue_bottom(crop if (angle + 90) % 360 < 180 else upside_down), angle
+    # the box's crop as cut shows the turned tile and the table round it, not a face standing upright
+    photo, box = _turned_tile(40)
+    crop = tile_crops(photo, box, margin=0.0)[0]
+    assert not _red_top_blue_bottom(crop) and not _red_top_blue_bottom(crop[::-1, ::-1])
+
+
+def test_an_upright_crop_takes_in_more_with_each_margin():
+    from vision.crops import upright_crops
+
+    photo, box = _turned_tile(40)
+    narrow, wide = upright_crops(photo, box, np.array([130.0]), margins=(0.0, 0.2), scale=1.0)
+    table = lambda crop: (np.abs(crop.astype(int) - 128).max(axis=-1) < 20).mean()  # grey pixels
+    assert table(wide[0]) > table(narrow[0]) + 0.05
+
+
+def test_without_an_axis_or_for_a_stretched_box_the_upright_crop_is_the_crop_as_cut():
+    from vision.crops import upright_crops
+
+    photo, box = _turned_tile(40)
+    stretched = np.array([[20, 90, 180, 120]], dtype=np.float32)  # 160 x 30: more than 3 times longer
+    for boxes, axes in [(box, [np.nan]), (stretched, [90.0])]:
+        (crop,) = upright_crops(photo, boxes, np.array(axes), margins=(0.12,))
+        assert np.array_equal(crop, tile_crops(photo, boxes, margin=0.12))
+    assert [c.shape for c in upright_crops(photo, np.zeros((0, 4)), np.zeros(0), margins=(0.04, 0.08))] == \
+        [(0, CROP_HEIGHT, CROP_WIDTH, 3)] * 2

@@ -397,3 +397,40 @@ def test_crop_margins_must_be_a_few_shares(tmp_path):
     for bad in [(), (0.08, 0.9), (-0.1,)]:
         with pytest.raises(DetectorError, match="crop_margins"):
             Detector(model, crop_margins=bad)
+
+
+class _FixedAxes:
+    """A face-axis reader answering one axis for every box, and counting its calls."""
+
+    def __init__(self, axis: float):
+        self.axis, self.calls = axis, 0
+
+    def axes(self, image, boxes):
+        self.calls += 1
+        return np.full(len(boxes), self.axis)
+
+
+def test_with_a_face_axis_reader_each_box_is_also_read_from_crops_turned_upright():
+    from vision.crops import tile_crops, upright_crops
+
+    photo = photo_with_boxes(320, 320, [(100, 100, 140, 156)])
+    box = np.array([[100, 100, 140, 156]], np.float32)
+    margins = (0.04, 0.16)
+    red = lambda crops: ((crops[..., 0] > 200) & (crops[..., 1] < 60)).mean()
+    as_cut = [red(tile_crops(photo, box, margin=m)) for m in margins]
+    for axis in (90.0, 30.0):  # upright already; turned 60 degrees (the crop then cuts the tile askew)
+        turned = [red(c) for c in upright_crops(photo, box, np.array([axis]), margins=margins)]
+        reader, axes = _RedShareReader(), _FixedAxes(axis)
+        detector = fake_detector(320, classifier=reader, crop_margins=margins, axis_reader=axes, read_upright=True)
+        detector.session = _FixedLocaliser([(120, 128, 40, 56, 1.0)])
+        (tile,) = detector.detect(photo).tiles
+        assert reader.calls == 2 * len(margins) and axes.calls == 1  # the axes are read once, before naming
+        assert tile.confidence == pytest.approx(np.mean(as_cut + turned), abs=1e-4)
+    assert abs(np.mean(turned) - np.mean(as_cut)) > 1e-3  # the askew crops read otherwise: they counted
+    # without the upright reading, or without a face-axis reader, only the crops as cut
+    for options in ({"axis_reader": _FixedAxes(30.0), "read_upright": False}, {"read_upright": True}):
+        reader = _RedShareReader()
+        detector = fake_detector(320, classifier=reader, crop_margins=margins, **options)
+        detector.session = _FixedLocaliser([(120, 128, 40, 56, 1.0)])
+        (tile,) = detector.detect(photo).tiles
+        assert reader.calls == len(margins) and tile.confidence == pytest.approx(np.mean(as_cut), abs=1e-4)

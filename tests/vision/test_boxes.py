@@ -115,3 +115,28 @@ def test_slices_cover_the_photo_and_overlap(width, height, size):
     xs = sorted({(s.x0, s.x1) for s in slices})
     for (a0, a1), (b0, b1) in zip(xs, xs[1:]):  # neighbours share at least a fifth of a window
         assert a1 - b0 >= 0.2 * (a1 - a0)
+
+
+def test_box_voting_moves_a_kept_box_to_the_score_weighted_mean_of_the_boxes_over_it():
+    from vision.boxes import vote_boxes
+
+    tile = [100, 100, 140, 156]
+    boxes = np.array([tile, [102, 100, 142, 156], [100, 103, 140, 159], [130, 100, 170, 156]], dtype=np.float32)
+    scores = np.array([0.9, 0.9, 0.9, 0.95])
+    keep = np.array([3, 0])
+    voted = vote_boxes(boxes, scores, keep, iou_threshold=0.85, power=1.0)
+    assert voted[0].tolist() == boxes[3].tolist()  # its neighbour (IoU 0.2) does not vote
+    assert voted[1] == pytest.approx([100.667, 101.0, 140.667, 157.0], abs=1e-3)  # three boxes over the tile
+    # a box under the threshold does not vote; a surer box weighs more, the more the higher the power
+    assert vote_boxes(boxes, scores, keep[1:], iou_threshold=0.95)[0].tolist() == boxes[0].tolist()
+    scores = np.array([0.9, 0.3, 0.3, 0.95])
+    light, heavy = (vote_boxes(boxes, scores, keep[1:], iou_threshold=0.85, power=p)[0] for p in (1.0, 4.0))
+    assert 100 < light[0] < 100.667 and 100 < heavy[0] < light[0]
+
+
+def test_box_voting_leaves_a_degenerate_box_and_an_empty_keep_alone():
+    from vision.boxes import vote_boxes
+
+    boxes = np.array([[5, 5, 5, 9], [0, 0, 10, 10]], dtype=np.float32)  # no area: its IoU with itself is 0
+    assert vote_boxes(boxes, np.array([0.5, 0.9]), np.array([0])).tolist() == [[5, 5, 5, 9]]
+    assert vote_boxes(boxes, np.array([0.5, 0.9]), np.zeros(0, dtype=np.int64)).shape == (0, 4)

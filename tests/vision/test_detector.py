@@ -434,3 +434,50 @@ def test_with_a_face_axis_reader_each_box_is_also_read_from_crops_turned_upright
         detector.session = _FixedLocaliser([(120, 128, 40, 56, 1.0)])
         (tile,) = detector.detect(photo).tiles
         assert reader.calls == len(margins) and tile.confidence == pytest.approx(np.mean(as_cut), abs=1e-4)
+
+
+def test_the_localisers_boxes_over_one_tile_vote_for_its_box():
+    from vision.detector import VOTE_IOU, VOTE_POWER
+
+    photo = photo_with_boxes(320, 320, [(100, 100, 140, 156)])
+    # two candidates over the same tile (centre x, y, width, height in input pixels, score), IoU 0.9
+    candidates = [(120, 128, 40, 56, 0.9), (122, 128, 40, 56, 0.6)]
+    detector = fake_detector(320, classifier=_RedShareClassifier())
+    detector.session = _FixedLocaliser(candidates)
+    (tile,) = detector.detect(photo).tiles
+    weights = np.array([0.9, 0.6]) ** VOTE_POWER
+    x1 = (weights * [100, 102]).sum() / weights.sum()
+    assert VOTE_IOU < 0.9 and tile.box == pytest.approx((x1, 100, x1 + 40, 156), abs=1e-3)
+    assert tile.confidence == pytest.approx(0.9 * 0.9)  # the score stays the best box's
+
+
+class _LeftHalfOnly:
+    """A localiser that finds red tiles only in the left half of what it is shown (one that misses some tiles one
+    way round and finds them mirrored), counting its calls."""
+
+    def __init__(self, size):
+        from tests.vision.fakes import RedBoxSession
+
+        self.inner, self.calls = RedBoxSession(size, class_id=0, num_classes=1), 0
+
+    def run(self, names, feeds):
+        self.calls += 1
+        out = self.inner.run(names, feeds)[0].copy()
+        out[0, 4, out[0, 0] > self.inner.size / 2] = 0.0
+        return [out]
+
+
+def test_a_one_class_localiser_also_reads_the_photo_mirrored_and_its_boxes_come_back_to_their_side():
+    photo = photo_with_boxes(320, 320, [(40, 100, 80, 156), (220, 100, 260, 156)])
+    found = {}
+    for mirror in (False, True):
+        detector = fake_detector(320, classifier=_RedShareClassifier(), mirror=mirror)
+        detector.session = _LeftHalfOnly(320)
+        found[mirror] = boxes_of(detector.detect(photo).tiles)
+        assert detector.session.calls == (2 if mirror else 1)
+    assert found[False] == [(40, 100, 80, 156)]
+    assert found[True] == [(40, 100, 80, 156), (220, 100, 260, 156)]  # the right one, found mirrored
+    # a many-class model is never read mirrored: a mirrored face is another picture
+    many = fake_detector(320, mirror=True)
+    many.detect(photo)
+    assert many.session.calls == 1

@@ -232,3 +232,18 @@ def test_detect_text_shows_the_runner_up_of_an_unsure_tile():
     text = _format_detections("p.jpg", Detections(100, 60, tiles))
     assert "5f  0.34  [10, 10, 40, 50]  (or 4z 0.20)" in text  # 8f is under a tenth of 0.34: not shown
     assert "3m  0.90  [50, 10, 80, 50]\n" in text  # 2m is a eighteenth as likely: a sure reading
+
+
+def test_fast_reads_with_one_crop_a_box_and_no_mirrored_passes(cli, photos, monkeypatch):
+    from vision.detector import FAST_READING
+
+    built = []
+
+    def make(model_path=None, *, confidence=0.25, **options):
+        built.append(options)
+        return fake_detector(320, confidence=confidence)
+
+    monkeypatch.setattr(vision.detector, "Detector", make)
+    assert cli("detect", "--json", photos[0]).status == 0
+    assert cli("detect", "--json", "--fast", photos[0]).status == 0
+    assert built == [{}, FAST_READING]

@@ -50,6 +50,19 @@ def _truth(photo: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray
 
 
 def test_it_reads_real_photos_with_a_minimum_accuracy(detector):
+    _reads_real_photos_with_a_minimum_accuracy(detector)
+
+
+def test_the_fast_reading_reads_real_photos_with_the_same_minimum_accuracy(detector):
+    """``--fast`` (``FAST_READING``): one crop a box, no mirrored passes, the same shipped models."""
+    from vision.detector import FAST_READING, Detector
+
+    fast = Detector(detector.model_path, **FAST_READING)
+    assert fast.crop_margins == (0.08,) and not fast.read_upright and not fast.mirror
+    _reads_real_photos_with_a_minimum_accuracy(fast)
+
+
+def _reads_real_photos_with_a_minimum_accuracy(detector):
     from vision.boxes import iou_matrix
 
     found = right = truths = 0

@@ -626,6 +626,10 @@ if __name__ == "__main__":
 # mjscan detect, mjscan train, mjscan eval-detector (vision/; onnxruntime, ultralytics only for train)
 
 
+FAST_HELP = ("read each photo about twice as fast, a little less accurately: one crop a tile and no mirrored "
+             "passes (models/README.md)")
+
+
 def _add_vision(commands: Any) -> None:
     train = commands.add_parser(
         "train", help="train the tile detector from a recipe (needs the 'train' extra: ultralytics)",
@@ -649,7 +653,7 @@ def _add_vision(commands: Any) -> None:
     detect.add_argument("photos", nargs="+", metavar="PHOTO", help="photo files (JPEG, PNG, HEIC, ...)")
     detect.add_argument("--json", action="store_true", help="print the spec's detection JSON")
     detect.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
-    detect.add_argument('--fast', action='store_true', help='read each photo about twice as fast, a little less accurately: one crop a tile and no mirrored passes (models/README.md)')
+    detect.add_argument("--fast", action="store_true", help=FAST_HELP)
     detect.add_argument("--conf", type=float, default=None, metavar="C",
                         help="confidence threshold in 0..1 (default: the shipped 0.25)")
     detect.add_argument("--draw", metavar="OUT.jpg",
@@ -664,7 +668,7 @@ def _add_vision(commands: Any) -> None:
                     "exactly right, the sideways accuracy (renderer sets with sidecars/) and a confusion-matrix PNG.")
     evaluate.add_argument("data", metavar="DATA_DIR", help="a folder with images/ and labels/ (YOLO)")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
-    evaluate.add_argument('--fast', action='store_true', help='measure the reading of --fast (one crop a tile, no mirrored passes)')
+    evaluate.add_argument("--fast", action="store_true", help="measure the --fast reading: " + FAST_HELP)
     evaluate.add_argument("--conf", type=float, default=None, metavar="C",
                           help="the threshold for precision, recall and confusions (default: the shipped 0.25)")
     evaluate.add_argument("--classes", choices=("all", "riichi"), default="all",
@@ -838,7 +842,7 @@ def _add_grouping(commands: Any) -> None:
     read.add_argument("--json", action="store_true",
                       help='print {"detection": ..., "reading": ...} (the spec\'s detection JSON and the reading)')
     read.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
-    read.add_argument('--fast', action='store_true', help='read each photo about twice as fast, a little less accurately: one crop a tile and no mirrored passes (models/README.md)')
+    read.add_argument("--fast", action="store_true", help=FAST_HELP)
     read.add_argument("--conf", type=float, default=None, metavar="C", help="confidence threshold (default 0.25)")
     read.add_argument("--draw", metavar="OUT.jpg", help="also write the photo with the groups drawn, coloured by meld")
     read.set_defaults(run=cmd_read)
@@ -852,7 +856,7 @@ def _add_grouping(commands: Any) -> None:
     scan.add_argument("--rules", default="mcr", metavar="RULES", help="rule set (default: mcr)")
     scan.add_argument("--json", action="store_true", help='print {"detection", "reading", "hand", "score"} as JSON')
     scan.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
-    scan.add_argument('--fast', action='store_true', help='read each photo about twice as fast, a little less accurately: one crop a tile and no mirrored passes (models/README.md)')
+    scan.add_argument("--fast", action="store_true", help=FAST_HELP)
     scan.add_argument("--conf", type=float, default=None, metavar="C", help="confidence threshold (default 0.25)")
     scan.add_argument("--answer", action="append", default=[], metavar="ID=CHOICE",
                       help="answer one of the reading's questions (repeat for several)")

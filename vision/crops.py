@@ -144,8 +144,8 @@ def upright_crops(image: Image.Image | np.ndarray, boxes: np.ndarray, axes: np.n
     """Crops of each box turned so that its face stands upright (or upside down: an axis has no sign), one
     N x height x width x 3 array a margin: the face's rectangle from its box and its axis (degrees, 90 =
     upright, ``vision.orientation``) times ``scale``, widened by the margin a side. Where the axis is unknown
-    (NaN), the face's rectangle cannot be solved, or the box is more than ``MAX_ELONGATION`` times longer one way
-    than the other (a stretched photo), the crop is ``tile_crop``'s. Outside the photo is black.
+    (NaN), the face's rectangle cannot be solved, or the box is not ``vision.face_geometry.seen_as_is`` (a
+    stretched photo), the crop is ``tile_crop``'s. Outside the photo is black.
 
     A tile in a row turned 40 degrees comes out as a tile of an upright row, which is what most of the
     classifier's training crops show:
@@ -154,7 +154,7 @@ def upright_crops(image: Image.Image | np.ndarray, boxes: np.ndarray, axes: np.n
     >>> [c.shape for c in upright_crops(image, np.array([[20, 20, 60, 70]]), np.array([50.0]), margins=(0.04, 0.16))]
     [(1, 64, 48, 3), (1, 64, 48, 3)]
     """
-    from vision.face_geometry import MAX_ELONGATION, face_rectangles
+    from vision.face_geometry import face_rectangles, seen_as_is
 
     picture = image if isinstance(image, Image.Image) else Image.fromarray(np.ascontiguousarray(image))
     picture = picture.convert("RGB")
@@ -164,16 +164,14 @@ def upright_crops(image: Image.Image | np.ndarray, boxes: np.ndarray, axes: np.n
     if not len(boxes):
         return out
     faces = face_rectangles(boxes, axes)
-    sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
-    # a box much longer one way than the other is a stretched photo's tile: its axis means nothing
-    seen_as_is = sides.max(axis=1) <= MAX_ELONGATION * np.maximum(sides.min(axis=1), 1e-9)
+    turnable = seen_as_is(boxes)  # a stretched photo's box: its axis means nothing
+    widest = 2 * scale * (1 + 2 * max(margins))  # the widest crop, in half diagonals of the face
     for i, box in enumerate(boxes):
         half_height, half_width = faces.half_heights[i], faces.half_widths[i]
-        if not (seen_as_is[i] and np.isfinite(axes[i]) and np.isfinite(half_height) and np.isfinite(half_width)):
+        if not (turnable[i] and np.isfinite(axes[i]) and np.isfinite(half_height) and np.isfinite(half_width)):
             for crops, margin in zip(out, margins):
                 crops[i] = tile_crop(picture, box, margin=margin, size=size)
             continue
-        widest = 2 * scale * (1 + 2 * max(margins))
         side = int(np.ceil(np.hypot(half_width, half_height) * widest)) + 4  # holds the turned crop whole
         x, y = (int(round(v)) for v in faces.centres[i])
         patch = picture.crop((x - side // 2, y - side // 2, x - side // 2 + side, y - side // 2 + side))

@@ -308,7 +308,7 @@ class Detector:
         self.crop_margins = tuple(float(m) for m in (CROP_MARGINS if crop_margins is None else crop_margins))
         # with a face-axis reader, each box is also read from crops turned so that its face stands upright
         self.read_upright = bool(read_upright)
-        self.mirror = bool(mirror)  # a one-class localiser also reads the whole photo mirrored (``MIRROR``)
+        self.mirror = bool(mirror)  # a one-class localiser also reads the whole photo mirrored (``_run``)
         if not self.crop_margins or any(not 0 <= m <= 0.5 for m in self.crop_margins):
             raise DetectorError(f"crop_margins must be a few shares in [0, 0.5], not {crop_margins!r}")
         model_input = self.session.get_inputs()[0]
@@ -473,8 +473,11 @@ class Detector:
             boxes, scores, classes = boxes[keep], scores[keep], classes[keep]
         alternatives = axes = None
         if self.classifier is not None and name:
-            # the faces' axes (angles: a reduced-scale decoding leaves them as they are) come with the names
+            # the faces' axes come with the names where the upright crops needed them (angles: a reduced-scale
+            # decoding leaves them as they are)
             boxes, scores, classes, alternatives, axes = self._name(picture, boxes, scores, conf)
+            if axes is None and self.axis_reader is not None and read_axes:
+                axes = self.axis_reader.axes(picture, boxes)
         axes = axes if read_axes else None
         if axes is not None:  # a box astride two faces (a row near 45 degrees) is no tile
             keep = drop_astride(boxes, scores, axes)
@@ -492,21 +495,21 @@ class Detector:
         times the classifier's, so a box the classifier calls "none" (not a tile) falls below the threshold,
         except one it is sure is a tile without knowing which (``SURE_TILE``), which is kept at the threshold.
         Also each kept box's alternative readings (``alternative_readings``), on the same scale, and its face
-        axis (None without a face-axis reader)."""
+        axis where the upright crops read them (else None)."""
         from vision.classifier import best_tile
         from vision.crops import boxes_from_crops, tile_crops, upright_crops
 
         if not len(boxes):
-            return (boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32),
-                    None if self.axis_reader is None else np.zeros(0))
-        axes = self.axis_reader.axes(image, boxes) if self.axis_reader is not None else None
+            return boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32), None
+        axes = None
         if self.classifier.draws_boxes and self.refine_boxes:
             # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
             probs, drawn = self.classifier.read(tile_crops(image, boxes))
             boxes = boxes_from_crops(boxes, drawn)
         else:  # each box read from crops cut with several margins (and turned upright), the readings averaged
             crops = [tile_crops(image, boxes, margin=margin) for margin in self.crop_margins]
-            if axes is not None and self.read_upright:
+            if self.axis_reader is not None and self.read_upright:
+                axes = self.axis_reader.axes(image, boxes)
                 crops += upright_crops(image, boxes, axes, margins=self.crop_margins)
             probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop

@@ -103,6 +103,18 @@ def face_rectangles(boxes: np.ndarray, axes: np.ndarray, *, aspect: float = ASPE
     return FaceRectangles(centres, ups, height / 2, width / 2)
 
 
+def seen_as_is(boxes: np.ndarray) -> np.ndarray:
+    """Which boxes (N x 4) are no longer one way than ``MAX_ELONGATION`` times the other: faces seen as they are,
+    not a stretched photo's, whose axes and shapes say nothing.
+
+    >>> seen_as_is(np.array([[0, 0, 30, 40], [0, 0, 160, 30]])).tolist()
+    [True, False]
+    """
+    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
+    return sides.max(axis=1) <= MAX_ELONGATION * np.maximum(sides.min(axis=1), 1e-9)
+
+
 def drop_astride(boxes: np.ndarray, scores: np.ndarray, axes: np.ndarray, *, reach: float = HOST_REACH,
                  apart: float = APART, neighbour: float = NEIGHBOUR_GAP) -> np.ndarray:
     """Indices (ascending) of the boxes kept when every box astride two faces is dropped: best score first, a
@@ -114,13 +126,12 @@ def drop_astride(boxes: np.ndarray, scores: np.ndarray, axes: np.ndarray, *, rea
     if count < 3 or axes is None:
         return np.arange(count)
     faces = face_rectangles(boxes, axes)
-    sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
-    seen_as_is = sides.max(axis=1) <= MAX_ELONGATION * np.maximum(sides.min(axis=1), 1e-9)
-    known = np.isfinite(faces.half_heights) & seen_as_is
+    as_is = seen_as_is(boxes)
+    known = np.isfinite(faces.half_heights) & as_is
     kept: list[int] = []
     holders: list[int] = []  # the kept boxes with an axis
     for index in np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable"):
-        if len(holders) >= 2 and seen_as_is[index] \
+        if len(holders) >= 2 and as_is[index] \
                 and _astride(faces, np.asarray(holders), int(index), reach, apart, neighbour):
             continue
         kept.append(int(index))

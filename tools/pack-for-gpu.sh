@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
-# Packs what a localiser recipe needs on the lent GPU machine into .gpu/ (git-ignored through .git/info/exclude):
-# the tile-art bundle, the real training photos re-encoded as WebP (the JPEGs, 70 MB, do not fit in the 64 MiB
-# that travels with a call) and their labels. Download the ultralytics wheels into .whl/ first (models/README.md).
-# Usage: tools/pack-for-gpu.sh [QUALITY]   (WebP quality, default 75)
+# Packs what a training recipe needs on the lent GPU machine into .gpu/ (git-ignored): the tile-art bundle and any
+# art bundles painted here (the GPU machine has no CJK fonts to paint with), the real training photos re-encoded as
+# WebP (the JPEGs, 70 MB, do not fit in the 64 MiB that travels with a call) and their labels. A localiser recipe
+# also needs the ultralytics wheels in .whl/ (models/README.md); a classifier recipe does not.
+# Usage: tools/pack-for-gpu.sh [QUALITY [EVERY [ART_DIR...]]]
+#   QUALITY  WebP quality, default 75
+#   EVERY    keep every EVERY-th real photo by name, default 1 (3: one of Roboflow's three copies of each photo)
+#   ART_DIR  painted bundles to carry beside art/ (e.g. art-random-g1-600: mjscan synth prepare-art --random ...)
 set -euo pipefail
 quality=${1:-75}
+every=${2:-1}
+shift $(( $# < 2 ? $# : 2 ))
+case $every in ''|*[!0-9]*|0) echo "EVERY must be a whole number from 1, not '$every'" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 real="$root/../shared/data/real-photos/train"
 out="$root/.gpu"
+for dir in "$@"; do [ -f "$root/$dir/manifest.json" ] || { echo "no art bundle '$dir'" >&2; exit 2; }; done
 rm -rf "$out" && mkdir -p "$out/real/images"
-tar -C "$root" -cf "$out/art.tar" art
-cp -r "$real/labels" "$out/real/labels"
-python3 - "$real/images" "$out/real/images" "$quality" <<'PY'
+tar -C "$root" -cf "$out/art.tar" art "$@"
+mkdir -p "$out/real/labels"
+python3 - "$real/images" "$out/real/images" "$quality" "$every" <<'PY'
 import sys
 from pathlib import Path
 from PIL import Image, ImageOps
-source, target, quality = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
-for path in sorted(source.iterdir()):
+source, target, quality, every = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+for path in sorted(source.iterdir())[::every]:
     with Image.open(path) as image:
         ImageOps.exif_transpose(image).convert("RGB").save(target / (path.stem + ".webp"), quality=quality, method=4)
+    label = source.parent / "labels" / (path.stem + ".txt")
+    if label.is_file():
+        (target.parent / "labels" / label.name).write_bytes(label.read_bytes())
 PY
 tar -C "$out" -czf "$out/real.tar.gz" real && rm -rf "$out/real"
 du -sh "$out"/*
@@ -27,4 +38,4 @@ tracked=$(cd "$root" && git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 
 packed=$(cd "$root" && du -cb .gpu .whl 2>/dev/null | tail -n 1 | cut -f1)
 total=$((tracked + packed))
 echo "a call would carry about $((total / 1048576)) MiB (the limit is 64)"
-[ "$total" -lt $((64 * 1048576)) ] || echo "too much: move the shipped weights the run does not need (models/*.onnx, classifier.pt, detector-cpu.pt) out of the tree for the calls, or pass a lower QUALITY"
+[ "$total" -lt $((64 * 1048576)) ] || echo "too much: move the shipped weights the run does not need out of the tree for the calls (a localiser round needs none of models/ but its start; a classifier round needs classifier.pt, and detector.onnx with classifier.onnx to mine false boxes), or pass a lower QUALITY or a larger EVERY"

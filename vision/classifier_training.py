@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageOps
 
 from vision.classes import BONUS_CLASS_IDS, CLASS_NAMES, NUM_CLASSES
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, box_to_crop, crop_frame, tile_crop
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, MARGIN, box_to_crop, crop_frame, tile_crop, upright_crops
 
 NONE_ID = NUM_CLASSES  # 43: "not a tile" (the classifier's extra class)
 BONUS_IDS = frozenset(BONUS_CLASS_IDS)  # flowers and seasons
@@ -77,27 +77,68 @@ NO_BOX = np.full(4, np.nan, dtype=np.float32)
 """The box target of a crop that is not a tile."""
 
 
+def sidecar_axes(path: Path, boxes: np.ndarray) -> np.ndarray:
+    """Each labelled box's face axis (degrees, ``vision.orientation``) from a rendered photo's sidecar
+    (``../sidecars/<stem>.json``: the face's corners), matched by box; NaN where there is no sidecar (a real
+    photo) or no tile of the sidecar matches the box."""
+    from vision.orientation_training import face_axis
+
+    axes = np.full(len(boxes), np.nan)
+    sidecar = path.parent.parent / "sidecars" / (path.stem + ".json")
+    if not len(boxes) or not sidecar.is_file():
+        return axes
+    tiles = [t for t in json.loads(sidecar.read_text()).get("tiles", []) if t.get("box") and t.get("quad")]
+    if not tiles:
+        return axes
+    known = np.asarray([t["box"] for t in tiles], dtype=np.float32)
+    for i, box in enumerate(boxes):
+        overlap = _iou(box, known)
+        if overlap.max() >= 0.9:  # the label is the sidecar's box, rounded
+            axes[i] = face_axis(tiles[int(overlap.argmax())]["quad"])
+    return axes
+
+
 def image_crops(path: Path, rng: np.random.Generator, *, copies: int, jitter: float,
                 none_per_image: int, targets: list[np.ndarray] | None = None,
-                false_boxes: np.ndarray | None = None, bonus_copies: int | None = None
-                ) -> tuple[list[np.ndarray], list[int]]:
+                false_boxes: np.ndarray | None = None, bonus_copies: int | None = None,
+                upright_copies: int = 0, margins: tuple[float, float] | None = None,
+                axis_noise: float = 4.0) -> tuple[list[np.ndarray], list[int]]:
     """Crops and labels of one labelled photo: ``copies`` jittered crops per box (the first one exact
     when ``jitter`` is 0; ``bonus_copies`` for a flower or season, where given: a hand holds one of each, so
     they are the rarest faces in the photos) and up to ``none_per_image`` crops that are not a tile. ``targets``, when given,
     gets each crop's true box as shares of the crop (``vision.crops.box_to_crop``; NaN for a non-tile).
-    ``false_boxes`` (K x 4 or more columns, ``vision.false_boxes``) are cut as they are and labelled "none"."""
+    ``false_boxes`` (K x 4 or more columns, ``vision.false_boxes``) are cut as they are and labelled "none".
+
+    ``upright_copies`` more crops a box are cut turned upright (``vision.crops.upright_crops``, as the detector
+    reads each box too), by the face's axis from the sidecar give or take ``axis_noise`` degrees (the face-axis
+    reader's error); a photo without a sidecar gets none. ``margins`` (low, high), where given, draws each crop's
+    margin from that range, as the detector cuts each box at several margins (``vision.detector.CROP_MARGINS``);
+    otherwise every crop has ``vision.crops.MARGIN``."""
+    if upright_copies and targets is not None:
+        raise ValueError("upright crops have no box target: a box head is trained on crops as cut only")
     image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
     label_path = path.parent.parent / "labels" / (path.stem + ".txt")
     boxes, classes = read_yolo_labels(label_path, image.width, image.height)
     crops: list[np.ndarray] = []
     labels: list[int] = []
-    for box, cls in zip(boxes, classes):
+
+    def margin() -> float:
+        return MARGIN if margins is None else float(rng.uniform(margins[0], margins[1]))
+
+    axes = sidecar_axes(path, boxes) if upright_copies else np.full(len(boxes), np.nan)
+    for box, cls, axis in zip(boxes, classes, axes):
         for _ in range(bonus_copies if bonus_copies is not None and cls in BONUS_IDS else copies):
             cut = jitter_box(box, rng, jitter) if jitter else box
-            crops.append(tile_crop(image, cut))
+            crops.append(tile_crop(image, cut, margin=margin()))
             labels.append(int(cls))
             if targets is not None:
                 targets.append(box_to_crop(box, crop_frame(cut)))
+        if upright_copies and np.isfinite(axis):
+            for _ in range(upright_copies):
+                cut = jitter_box(box, rng, jitter) if jitter else box
+                turned = axis + rng.normal(0.0, axis_noise)
+                crops.append(upright_crops(image, cut[None], np.array([turned]), margins=(margin(),))[0][0])
+                labels.append(int(cls))
     if none_per_image and len(boxes):
         sizes = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
         made, tries = 0, 0
@@ -138,32 +179,66 @@ def photo_paths(folders: Sequence[Path], limit: int | None = None) -> list[Path]
 def build_crops(folders: Sequence[Path], *, copies: int, jitter: float, none_per_image: int, seed: int,
                 limit: int | None = None, progress: bool = True, boxes: list[np.ndarray] | None = None,
                 false_boxes: dict[str, np.ndarray] | None = None, false_per_image: int = 0,
-                bonus_copies: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                bonus_copies: int | None = None, upright_copies: int = 0,
+                margins: tuple[float, float] | None = None, workers: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """All crops (N x H x W x 3 uint8) and labels of the images in ``folders`` (each an ``images/`` folder;
-    ``copies``, ``jitter``, ``none_per_image``, ``bonus_copies``: ``image_crops``).
+    ``copies``, ``jitter``, ``none_per_image``, ``bonus_copies``, ``upright_copies``, ``margins``: ``image_crops``).
     ``boxes``, when given, gets the crops' box targets (``image_crops``), in the same order. ``false_boxes``
     (photo file name -> the localiser's false boxes, best first: ``vision.false_boxes.mine_folder``) adds up
-    to ``false_per_image`` "none" crops a photo."""
+    to ``false_per_image`` "none" crops a photo.
+
+    ``workers`` > 1 cuts the photos in that many processes, photo ``i`` with its own generator (``seed``, ``i``):
+    the same crops for any number of workers, though not those of one process (one generator for all photos,
+    as the recipes before the GPU's were cut)."""
+    parallel = workers > 1 and boxes is None
     rng = np.random.default_rng(seed)
 
-    def cut(path: Path) -> tuple[list[np.ndarray], list[int]]:
+    def cut(item) -> tuple[list[np.ndarray], list[int]]:
+        index, path = item
         mined = false_boxes.get(path.name) if false_boxes and false_per_image else None
-        return image_crops(path, rng, copies=copies, jitter=jitter, none_per_image=none_per_image, targets=boxes,
-                           false_boxes=None if mined is None else mined[:false_per_image], bonus_copies=bonus_copies)
+        return image_crops(path, np.random.default_rng((seed, index)) if parallel else rng, copies=copies,
+                           jitter=jitter, none_per_image=none_per_image, targets=boxes,
+                           false_boxes=None if mined is None else mined[:false_per_image], bonus_copies=bonus_copies,
+                           upright_copies=upright_copies, margins=margins)
 
-    return gather_crops(photo_paths(folders, limit), cut, crop_shape=(CROP_HEIGHT, CROP_WIDTH), progress=progress)
+    return gather_crops(list(enumerate(photo_paths(folders, limit))), cut, crop_shape=(CROP_HEIGHT, CROP_WIDTH),
+                        progress=progress, workers=workers if parallel else 0)
 
 
-def gather_crops(paths: Sequence[Path], cut, *, crop_shape: tuple[int, int], target_dtype: Any = np.int64,
-                 progress: bool = True, every: int = 200) -> tuple[np.ndarray, np.ndarray]:
+_JOB = None  # the work of parallel_map's processes (forked: a closure needs no pickling)
+
+
+def _run_job(item):
+    return _JOB(item)
+
+
+def parallel_map(work, items: Sequence[Any], workers: int):
+    """``work`` over ``items`` in order, in ``workers`` forked processes (in this one when ``workers`` < 2, or
+    where processes cannot fork); yields each answer as it comes."""
+    import multiprocessing
+
+    global _JOB
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(work, items)
+        return
+    _JOB = work
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap(_run_job, items, chunksize=4)
+    finally:
+        _JOB = None
+
+
+def gather_crops(paths: Sequence[Any], cut, *, crop_shape: tuple[int, int], target_dtype: Any = np.int64,
+                 progress: bool = True, every: int = 200, workers: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Every photo's crops and targets, ``cut(path) -> (crops, targets)``, stacked: N x H x W x 3 uint8 (H x W is
-    ``crop_shape``) and N targets of ``target_dtype``; progress on stderr every ``every`` photos. The tile
-    classifier's, the bonus reader's and the face-axis reader's ``build_crops`` share it."""
+    ``crop_shape``) and N targets of ``target_dtype``; progress on stderr every ``every`` photos; ``workers``
+    processes (``parallel_map``). The tile classifier's, the bonus reader's and the face-axis reader's
+    ``build_crops`` share it."""
     crops: list[np.ndarray] = []
     targets: list[Any] = []
     started = time.time()
-    for i, path in enumerate(paths):
-        c, t = cut(path)
+    for i, (c, t) in enumerate(parallel_map(cut, paths, workers)):
         crops.extend(c)
         targets.extend(t)
         if progress and (i + 1) % every == 0:
@@ -257,25 +332,26 @@ def augment(batch, generator, *, channel_shuffle: float = 0.0, boxes=None):
     import torch
 
     n = batch.shape[0]
-    flip = torch.rand(n, generator=generator) < 0.5          # a half turn: the same tile
+    flip = torch.rand(n, generator=generator, device=batch.device) < 0.5          # a half turn: the same tile
     batch = torch.where(flip[:, None, None, None], batch.flip(2, 3), batch)
     if boxes is not None:
         boxes = torch.where(flip[:, None], 1 - boxes[:, [2, 3, 0, 1]], boxes)
-    gain = 0.65 + 0.7 * torch.rand(n, 1, 1, 1, generator=generator)
-    cast = 0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=generator)
-    bias = 0.2 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5)
+    gain = 0.65 + 0.7 * torch.rand(n, 1, 1, 1, generator=generator, device=batch.device)
+    cast = 0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=generator, device=batch.device)
+    bias = 0.2 * (torch.rand(n, 1, 1, 1, generator=generator, device=batch.device) - 0.5)
     mean = batch.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
+    contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator, device=batch.device)
     batch = (batch - mean) * contrast + mean
     batch = batch * gain * cast + bias
     if channel_shuffle > 0:
-        shuffled = torch.rand(n, generator=generator) < channel_shuffle
-        order = torch.argsort(torch.rand(n, 3, generator=generator), dim=1)
+        shuffled = torch.rand(n, generator=generator, device=batch.device) < channel_shuffle
+        order = torch.argsort(torch.rand(n, 3, generator=generator, device=batch.device), dim=1)
         permuted = torch.gather(batch, 1, order[:, :, None, None].expand_as(batch))
         batch = torch.where(shuffled[:, None, None, None], permuted, batch)
-    grey = torch.rand(n, generator=generator) < 0.1
+    grey = torch.rand(n, generator=generator, device=batch.device) < 0.1
     batch = torch.where(grey[:, None, None, None], batch.mean(dim=1, keepdim=True).expand_as(batch), batch)
-    batch = batch + 0.03 * torch.rand(n, 1, 1, 1, generator=generator) * torch.randn(batch.shape, generator=generator)
+    strength = 0.03 * torch.rand(n, 1, 1, 1, generator=generator, device=batch.device)
+    batch = batch + strength * torch.randn(batch.shape, generator=generator, device=batch.device)
     return batch.clamp(0, 1) if boxes is None else (batch.clamp(0, 1), boxes)
 
 
@@ -285,34 +361,42 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                      hours: float | None = None, log: Any = None, init: str | os.PathLike[str] | None = None,
                      channel_shuffle: float = 0.0, train_boxes: np.ndarray | None = None, box_weight: float = 5.0,
                      box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-                     classes: int = NUM_CLASSES + 1):
-    """Train the network on crops; answers (model, history). ``hours`` stops early at a wall-clock limit;
-    ``init`` (a state dict saved by an earlier run, same width, or its path) starts from its weights instead of
-    random ones. ``classes``: the network's outputs (the tile classifier's 44 unless given)."""
+                     classes: int = NUM_CLASSES + 1, device: str = "cpu"):
+    """Train the network on crops; answers (model, history), the model on the CPU. ``hours`` stops early at a
+    wall-clock limit; ``init`` (a state dict saved by an earlier run, same width, or its path) starts from its
+    weights instead of random ones. ``classes``: the network's outputs (the tile classifier's 44 unless given).
+    ``device``: torch's name of where to train ("cuda" on the lent GPU; the crops then live on it too)."""
     import torch
     import torch.nn.functional as F
 
     if threads:
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    generator = torch.Generator().manual_seed(seed)
+    on = torch.device(device)
+    if on.type == "cuda":
+        torch.backends.cudnn.benchmark = True
+    generator = torch.Generator(device=on).manual_seed(seed)  # the augmentation's, where the batches are
+    # the batch order is drawn on the CPU: from the same generator there (the CPU rounds' recipes give the same
+    # weights as before), from one of its own beside a GPU's
+    order_generator = generator if on.type == "cpu" else torch.Generator().manual_seed(seed)
     with_boxes = train_boxes is not None
     model = make_network(width, classes, box_head=with_boxes)
     if init is not None:
         load_weights(model, init if isinstance(init, dict) else torch.load(str(init), map_location="cpu",
                                                                            weights_only=True))
+    model.to(on)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_x) / batch)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                     pct_start=0.15)
-    x_all = torch.from_numpy(train_x)  # N x H x W x 3 uint8, converted per batch to save memory
-    y_all = torch.from_numpy(train_y)
-    b_all = torch.from_numpy(np.asarray(train_boxes, dtype=np.float32)) if with_boxes else None
+    x_all = torch.from_numpy(train_x).to(on)  # N x H x W x 3 uint8, converted per batch to save memory
+    y_all = torch.from_numpy(train_y).to(on)
+    b_all = torch.from_numpy(np.asarray(train_boxes, dtype=np.float32)).to(on) if with_boxes else None
     history = []
     started = time.time()
     for epoch in range(epochs):
         model.train()
-        order = torch.randperm(len(x_all), generator=generator)
+        order = torch.randperm(len(x_all), generator=order_generator).to(on)
         total, correct, loss_sum = 0, 0, 0.0
         for step in range(steps_per_epoch):
             index = order[step * batch:(step + 1) * batch]
@@ -336,7 +420,7 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
             loss_sum += loss.item() * len(yb)
             correct += int((logits.argmax(1) == yb).sum())
             total += len(yb)
-            if log and step % 50 == 0:
+            if log and step % (50 if on.type == "cpu" else 500) == 0:
                 print(f"  epoch {epoch + 1}/{epochs} step {step}/{steps_per_epoch} loss {loss_sum / total:.3f} "
                       f"acc {correct / total:.3f} {time.time() - started:.0f} s", file=log, flush=True)
         record = {"epoch": epoch + 1, "loss": loss_sum / max(total, 1), "train_accuracy": correct / max(total, 1),
@@ -352,7 +436,7 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
             if log:
                 print(f"  stopping after epoch {epoch + 1}: the {hours} h limit is reached", file=log, flush=True)
             break
-    return model, history
+    return model.cpu(), history
 
 
 def _run_batches(model, crops: np.ndarray, batch: int, read, columns: int) -> np.ndarray:
@@ -360,11 +444,12 @@ def _run_batches(model, crops: np.ndarray, batch: int, read, columns: int) -> np
     import torch
 
     model.eval()
+    on = next(model.parameters()).device
     out = []
     with torch.no_grad():
         for start in range(0, len(crops), batch):
-            xb = torch.from_numpy(crops[start:start + batch]).permute(0, 3, 1, 2).float().div_(255.0)
-            out.append(read(model, xb).numpy())
+            xb = torch.from_numpy(crops[start:start + batch]).to(on).permute(0, 3, 1, 2).float().div_(255.0)
+            out.append(read(model, xb).cpu().numpy())
     return np.concatenate(out) if out else np.zeros((0, columns), np.float32)
 
 

@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,7 +57,8 @@ def false_boxes(found: np.ndarray, scores: np.ndarray, labelled: np.ndarray, *, 
 
 
 def mine_folder(images: str | os.PathLike[str], localiser: str | os.PathLike[str], *, min_score: float = 0.1,
-                max_iou: float = 0.3, progress: bool = True, detector=None) -> dict[str, np.ndarray]:
+                max_iou: float = 0.3, progress: bool = True, detector=None, workers: int = 0
+                ) -> dict[str, np.ndarray]:
     """``{photo file name: K x 5 array (x1, y1, x2, y2, score)}`` of the localiser's false boxes on every
     labelled photo of an ``images/`` folder (labels in ``../labels``), read from the cache when it is there.
 
@@ -73,15 +75,24 @@ def mine_folder(images: str | os.PathLike[str], localiser: str | os.PathLike[str
                 return {name: np.asarray(rows, dtype=np.float32).reshape(-1, 5) for name, rows in stored["boxes"].items()}
         except (ValueError, KeyError, AttributeError):
             pass  # a broken cache is made again
-    if detector is None:
-        from vision.detector import Detector
+    from vision.classifier_training import parallel_map
 
-        detector = Detector(localiser)
+    made: dict[str, Any] = {}
+
+    def localise(path: Path):
+        # each process opens the model itself (a forked onnxruntime session is not to be shared), one thread each
+        if "detector" not in made:
+            from vision.detector import Detector
+
+            made["detector"] = detector if detector is not None else (
+                Detector(localiser, threads=1) if workers > 1 else Detector(localiser))
+        return made["detector"].localise(path, min_score)
+
     paths = sorted(p for p in images.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
     mined: dict[str, np.ndarray] = {}
     started = time.time()
-    for i, path in enumerate(paths):
-        width, height, found, scores = detector.localise(path, min_score)
+    for i, (path, (width, height, found, scores)) in enumerate(
+            zip(paths, parallel_map(localise, paths, workers if detector is None else 0))):
         labelled, _ = read_yolo_labels(images.parent / "labels" / (path.stem + ".txt"), width, height)
         boxes, kept = false_boxes(found, scores, labelled, max_iou=max_iou)
         rows = np.concatenate([boxes, kept[:, None]], axis=1) if len(boxes) else np.zeros((0, 5), np.float32)

@@ -401,6 +401,13 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         localiser = root / mining["localiser"]
         if not localiser.is_file():
             raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
+    workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
+    margins = tuple(float(m) for m in crops["margins"]) if crops.get("margins") else None
+    if margins is not None and (len(margins) != 2 or not 0 <= margins[0] <= margins[1] <= 0.5):
+        raise TrainingError(f"crops.margins must be [low, high] within 0..0.5, not {crops['margins']}.")
+    device = str(config.get("device", "cpu"))
+    if device != "cpu":
+        _check_device(device, str(config.get("_path", "the recipe")))
     parts = []
     for i, folder in enumerate(sources):
         count = len([p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES])
@@ -411,13 +418,15 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
             from vision.false_boxes import mine_folder
 
             mined = mine_folder(folder, localiser, min_score=float(mining.get("min_score", 0.1)),
-                                max_iou=float(mining.get("max_iou", 0.3)))
+                                max_iou=float(mining.get("max_iou", 0.3)), workers=workers)
         print(f"mjscan train: cutting crops from {folder}", file=sys.stderr)
         parts.append(build_crops([folder], copies=int(crops.get("copies", 2)), jitter=float(crops.get("jitter", 0.06)),
                                  none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit,
                                  boxes=box_targets, false_boxes=mined,
                                  false_per_image=int(mining.get("per_image", 4)) if mining else 0,
-                                 bonus_copies=int(crops["bonus_copies"]) if "bonus_copies" in crops else None))
+                                 bonus_copies=int(crops["bonus_copies"]) if "bonus_copies" in crops else None,
+                                 upright_copies=int(crops.get("upright_copies", 0)), margins=margins,
+                                 workers=workers))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])
     evaluations, box_evaluations = {}, {}
@@ -445,7 +454,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
         train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
-        box_evaluations=box_evaluations)
+        box_evaluations=box_evaluations, device=device)
     run_dir, target = save_classifier(config, root, model, "train", {"epochs": str(len(history))})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1) + "\n")
     print(f"mjscan train: exported the classifier -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)

@@ -40,3 +40,11 @@ def test_watching_where_nothing_was_started_says_what_happened(tmp_path):
     watched = run(str(TOOLS / "train-on-gpu.sh"), str(TOOLS.parent / "configs" / "detector.yaml"), "watch", "5",
                   state=tmp_path)
     assert watched.returncode == 2 and "call 'start' again" in watched.stderr
+
+
+def test_packing_refuses_a_bad_stride_or_a_missing_art_bundle_before_touching_anything():
+    script = str(TOOLS / "pack-for-gpu.sh")
+    stride = run(script, "75", "zero")
+    assert stride.returncode == 2 and "EVERY must be a whole number" in stride.stderr
+    missing = run(script, "75", "3", "art-no-such-bundle")
+    assert missing.returncode == 2 and "no art bundle 'art-no-such-bundle'" in missing.stderr

@@ -117,7 +117,8 @@ def test_one_epoch_of_training_exports_a_classifier_that_loads(tmp_path):
     assert classifier.names == CLASSIFIER_NAMES and len(classifier.names) == NUM_CLASSES + 1
     probs = classifier.probabilities(x[:5])
     assert probs.shape == (5, NUM_CLASSES + 1) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
-    assert np.allclose(probs, predict(model, x[:5]), atol=1e-4)  # ONNX answers what torch answers
+    # ONNX answers what torch answers (read once, not also upside down)
+    assert np.allclose(classifier.probabilities(x[:5], half_turn=False), predict(model, x[:5]), atol=1e-4)
     classes, scores = classifier.classify(x[:5])
     assert classes.shape == (5,) and np.all((0 <= scores) & (scores <= 1))
 
@@ -251,3 +252,91 @@ def test_a_half_turn_turns_the_box_targets_with_the_crops():
     assert 0 < int(flipped.sum()) < 40
     assert torch.allclose(turned[flipped], torch.tensor([4 / 6, 6 / 8, 1.0, 1.0]))
     assert (out[flipped][:, :, -1, -1].max(dim=1).values > out[flipped][:, :, 0, 0].max(dim=1).values).all()
+
+
+def _with_sidecars(images, turned=()):
+    """Sidecars beside a ``_labelled_folder``: each labelled box with its face's corners, upright (axis 90) unless
+    its index is in ``turned`` (a quarter turn: axis 0); photo 002 gets none, as a real photo has none."""
+    import json
+
+    from PIL import Image
+
+    sidecars = images.parent / "sidecars"
+    sidecars.mkdir()
+    for path in sorted(images.iterdir())[:2]:
+        width, height = Image.open(path).size
+        boxes, _ = read_yolo_labels(images.parent / "labels" / (path.stem + ".txt"), width, height)
+        tiles = []
+        for j, (x1, y1, x2, y2) in enumerate(boxes.tolist()):
+            quad = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]  # TL TR BR BL: upright
+            if j in turned:
+                quad = [[x1, y2], [x1, y1], [x2, y1], [x2, y2]]  # its top to the left
+            tiles.append({"box": [x1, y1, x2, y2], "quad": quad, "labelled": True})
+        tiles.append({"box": [0, 0, 5, 5], "quad": [[0, 0], [5, 0], [5, 5], [0, 5]], "labelled": False})
+        (sidecars / (path.stem + ".json")).write_text(json.dumps({"tiles": tiles}))
+
+
+def test_the_sidecar_gives_each_labelled_box_its_face_axis(tmp_path):
+    from vision.classifier_training import sidecar_axes
+
+    images = _labelled_folder(tmp_path)
+    _with_sidecars(images, turned=(1,))
+    boxes, _ = read_yolo_labels(tmp_path / "labels" / "000.txt", 240, 160)
+    stray = np.array([[120, 120, 150, 158]], np.float32)  # a box no sidecar tile matches
+    axes = sidecar_axes(images / "000.png", np.concatenate([boxes, stray]))
+    assert axes[[0, 2, 3]].tolist() == pytest.approx([90, 90, 90]) and axes[1] == pytest.approx(0)
+    assert np.isnan(axes[4])
+    assert np.isnan(sidecar_axes(images / "002.png", boxes)).all()  # no sidecar: a real photo
+
+
+def test_rendered_photos_also_give_upright_crops_and_real_ones_do_not(tmp_path):
+    from vision.classifier_training import image_crops
+
+    images = _labelled_folder(tmp_path)
+    _with_sidecars(images, turned=(1,))
+    rng = np.random.default_rng(0)
+    plain, plain_labels = image_crops(images / "000.png", rng, copies=1, jitter=0.0, none_per_image=0)
+    crops, labels = image_crops(images / "000.png", rng, copies=1, jitter=0.0, none_per_image=0, upright_copies=2,
+                                axis_noise=0.0)
+    assert len(plain) == 4 and len(crops) == 4 * 3  # each box: one as cut, two upright
+    assert labels == [label for label in plain_labels for _ in range(3)]
+    # the tile whose face lies a quarter turned: its upright crop is its crop as cut turned back
+    upright, as_cut = crops[4], plain[1]
+    assert upright.shape == as_cut.shape and not np.array_equal(upright, as_cut)
+    real, _ = image_crops(images / "002.png", rng, copies=1, jitter=0.0, none_per_image=0, upright_copies=2)
+    assert len(real) == 4  # no sidecar, no axis: crops as cut only
+    with pytest.raises(ValueError, match="box target"):
+        image_crops(images / "000.png", rng, copies=1, jitter=0.0, none_per_image=0, upright_copies=1, targets=[])
+
+
+def test_crop_margins_can_be_drawn_from_a_range(tmp_path):
+    from vision.classifier_training import image_crops
+
+    images = _labelled_folder(tmp_path)
+    narrow, _ = image_crops(images / "000.png", np.random.default_rng(0), copies=1, jitter=0.0, none_per_image=0,
+                            margins=(0.0, 0.0))
+    wide, _ = image_crops(images / "000.png", np.random.default_rng(0), copies=1, jitter=0.0, none_per_image=0,
+                          margins=(0.4, 0.4))
+    # the grey table round each tile takes a larger share of a crop cut with a wider margin
+    grey = lambda crops: np.mean([(np.abs(c.astype(int) - 90).sum(axis=2) < 30).mean() for c in crops])  # noqa: E731
+    assert grey(wide) > grey(narrow) + 0.2
+
+
+def test_crops_cut_in_several_processes_are_the_same_for_any_number_of_them(tmp_path):
+    images = _labelled_folder(tmp_path, count=5)
+    _with_sidecars(images)
+    settings = dict(copies=2, jitter=0.05, none_per_image=2, seed=3, progress=False, upright_copies=1,
+                    margins=(0.04, 0.16))
+    two = build_crops([images], workers=2, **settings)
+    three = build_crops([images], workers=3, **settings)
+    assert np.array_equal(two[0], three[0]) and np.array_equal(two[1], three[1])
+    alone = build_crops([images], **settings)  # one process: one generator for every photo, as before
+    assert len(alone[0]) == len(two[0]) - (len(two[1]) - len(alone[1]))  # the same boxes, other jitter
+    assert sorted(alone[1][alone[1] != NONE_ID].tolist()) == sorted(two[1][two[1] != NONE_ID].tolist())
+
+
+def test_parallel_map_keeps_the_order_of_its_items():
+    from vision.classifier_training import parallel_map
+
+    assert list(parallel_map(lambda n: n * n, range(20), 3)) == [n * n for n in range(20)]
+    assert list(parallel_map(lambda n: -n, [4, 5], 0)) == [-4, -5]

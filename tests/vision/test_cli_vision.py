@@ -121,7 +121,8 @@ def test_train_configs_name_every_setting():
                         "classifier-round5")
     later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9",
                     "classifier-average-s13", "classifier-round10", "classifier-round11", "classifier-average-s13-11",
-                    "classifier-round12")
+                    "classifier-round12", "classifier-average-s14-12", "classifier-round13", "classifier-round13-long",
+                    "classifier-round13-as-cut")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
                for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
     for name in localiser_chain:
@@ -175,12 +176,21 @@ def test_train_configs_name_every_setting():
     assert configs["classifier-average-s13-11"]["task"] == "classifier-average"
     assert configs["classifier-average-s13-11"]["average"] == [weights("classifier-average-s13"),
                                                                weights("classifier-round11")]
-    # the stop-15 classifier (shipped): the stop-14 one averaged with round 12 (flowers cut more often), which
-    # went on from it
+    # the stop-15 classifier: the stop-14 one averaged with round 12 (flowers cut more often), which went on from it
     assert configs["classifier-round12"]["init"] == weights("classifier-average-s13-11")
     assert configs["classifier-round12"]["crops"]["bonus_copies"] > configs["classifier-round12"]["crops"]["copies"]
-    assert configs["classifier"]["task"] == "classifier-average"
-    assert configs["classifier"]["average"] == [weights("classifier-average-s13-11"), weights("classifier-round12")]
+    assert configs["classifier-average-s14-12"]["task"] == "classifier-average"
+    assert configs["classifier-average-s14-12"]["average"] == [weights("classifier-average-s13-11"),
+                                                               weights("classifier-round12")]
+    # round 13 went on from it on a GPU, with upright crops (its two variants too); the shipped classifier (stop 19)
+    # is round 13 trained on with every real photo, on the CPU
+    for name in ("classifier-round13", "classifier-round13-long", "classifier-round13-as-cut"):
+        assert configs[name]["init"] == weights("classifier-average-s14-12") and configs[name]["device"] == "cuda"
+    assert configs["classifier-round13"]["crops"]["upright_copies"] > 0
+    assert configs["classifier-round13-as-cut"]["crops"]["upright_copies"] == 0
+    assert configs["classifier"]["task"] == "classifier"
+    assert configs["classifier"]["init"] == weights("classifier-round13")
+    assert configs["classifier"].get("device", "cpu") == "cpu" and configs["classifier"]["crops"]["upright_copies"] > 0
     # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
     assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"

@@ -57,6 +57,26 @@ def test_mining_a_folder_caches_by_model_and_settings(tmp_path):
     assert localiser.calls == 12  # a broken cache is made again
 
 
+def test_mining_in_several_processes_finds_what_one_finds(tmp_path, monkeypatch):
+    import vision.detector
+
+    images = _labelled_folder(tmp_path / "set", count=5)
+    model = tmp_path / "localiser.onnx"
+    model.write_bytes(b"weights")
+    alone = mine_folder(images, model, detector=StandInLocaliser(), progress=False)
+    (tmp_path / "set" / f"false-boxes-{model_digest(model)}.json").unlink()
+    opened = []
+
+    def open_localiser(path, threads=None):  # each process opens its own, one thread each
+        opened.append(threads)
+        return StandInLocaliser()
+
+    monkeypatch.setattr(vision.detector, "Detector", open_localiser)
+    together = mine_folder(images, model, progress=False, workers=2)
+    assert sorted(together) == sorted(alone) and all(np.array_equal(together[k], alone[k]) for k in alone)
+    assert opened == []  # opened in the worker processes, not in this one
+
+
 def test_false_boxes_become_none_crops(tmp_path):
     images = _labelled_folder(tmp_path, count=2)
     plain_x, plain_y = build_crops([images], copies=1, jitter=0.0, none_per_image=0, seed=1, progress=False)

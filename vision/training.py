@@ -388,10 +388,18 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     from vision.classifier_training import PHOTO_SUFFIXES, build_crops, train_classifier
 
     data = config["data"]
+    crops = config.get("crops", {})
+    # refused before any photo is rendered: a GPU recipe on a machine without one, margins out of range
+    workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
+    margins = tuple(float(m) for m in crops["margins"]) if crops.get("margins") else None
+    if margins is not None and (len(margins) != 2 or not 0 <= margins[0] <= margins[1] <= 0.5):
+        raise TrainingError(f"crops.margins must be [low, high] within 0..0.5, not {crops['margins']}.")
+    device = str(config.get("device", "cpu"))
+    if device != "cpu":
+        _check_device(device, str(config.get("_path", "the recipe")))
     sources, rendered = training_sources(root, data)
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
-    crops = config.get("crops", {})
     seed = int(crops.get("seed", 1))
     network = config.get("network", {})
     box_head = bool(network.get("box_head", False))
@@ -401,13 +409,6 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         localiser = root / mining["localiser"]
         if not localiser.is_file():
             raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
-    workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
-    margins = tuple(float(m) for m in crops["margins"]) if crops.get("margins") else None
-    if margins is not None and (len(margins) != 2 or not 0 <= margins[0] <= margins[1] <= 0.5):
-        raise TrainingError(f"crops.margins must be [low, high] within 0..0.5, not {crops['margins']}.")
-    device = str(config.get("device", "cpu"))
-    if device != "cpu":
-        _check_device(device, str(config.get("_path", "the recipe")))
     parts = []
     for i, folder in enumerate(sources):
         count = len([p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES])

@@ -234,6 +234,32 @@ def test_a_gpu_recipe_on_a_machine_without_one_says_so(tmp_path):
             _check_device("0", "r.yaml")
 
 
+def test_a_classifier_recipe_is_refused_before_any_photo_is_rendered(tmp_path, monkeypatch):
+    """A GPU classifier recipe on a machine without one, or crop margins out of range: a clear error, and nothing
+    rendered (configs/classifier-round13.yaml would render 10,000 photos first)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import vision.training
+    from vision.training import train
+
+    rendered = []
+    monkeypatch.setattr(vision.training, "render_synthetic", lambda root, spec: rendered.append(spec))
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "configs").mkdir()
+    base = """
+task: classifier
+data: {synthetic: [{out: data/set, count: 5, seed: 1}]}
+"""
+    margins = _write_recipe(tmp_path / "configs" / "margins.yaml", base + "crops: {margins: [0.2, 0.1]}\n")
+    with pytest.raises(TrainingError, match="crops.margins must be"):
+        train(margins)
+    if not torch.cuda.is_available():  # CI's machines and the developers' have none
+        gpu = _write_recipe(tmp_path / "configs" / "gpu.yaml", base + "device: cuda\n")
+        with pytest.raises(TrainingError, match="CUDA GPU"):
+            train(gpu)
+    assert rendered == []
+
+
 def test_training_leaves_pillow_as_it_found_it():
     """ultralytics patches PIL.Image.open on import (an unknown file then tries to pip-install pi-heif and
     raises ModuleNotFoundError); after the training code has loaded it, a file that is not an image is still

@@ -390,20 +390,23 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
 
     data = config["data"]
     crops = config.get("crops", {})
-    # refused before any photo is rendered: a GPU recipe on a machine without one, margins out of range
-    workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
+    network = config.get("network", {})
+    box_head = bool(network.get("box_head", False))
+    # refused before any photo is rendered: a GPU recipe on a machine without one, margins out of range, upright
+    # crops for a box head (they have no box target)
     margins = tuple(float(m) for m in crops["margins"]) if crops.get("margins") else None
     if margins is not None and (len(margins) != 2 or not 0 <= margins[0] <= margins[1] <= 0.5):
         raise TrainingError(f"crops.margins must be [low, high] within 0..0.5, not {crops['margins']}.")
+    upright_copies = int(crops.get("upright_copies", 0))
+    if upright_copies and box_head:
+        raise TrainingError("crops.upright_copies cannot go with network.box_head: upright crops have no box target.")
     device = str(config.get("device", "cpu"))
-    if device != "cpu":
-        _check_device(device, str(config.get("_path", "the recipe")))
+    _check_device(device, str(config.get("_path", "the recipe")))
+    workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
     sources, rendered = training_sources(root, data)
     if not sources:
         raise TrainingError("The classifier recipe names no training photos (data.real_train, data.synthetic).")
     seed = int(crops.get("seed", 1))
-    network = config.get("network", {})
-    box_head = bool(network.get("box_head", False))
     box_targets: list[np.ndarray] | None = [] if box_head else None
     mining = crops.get("false_boxes")  # {localiser, per_image, min_score, max_iou}: vision/false_boxes.py
     if mining:
@@ -427,7 +430,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
                                  boxes=box_targets, false_boxes=mined,
                                  false_per_image=int(mining.get("per_image", 4)) if mining else 0,
                                  bonus_copies=int(crops["bonus_copies"]) if "bonus_copies" in crops else None,
-                                 upright_copies=int(crops.get("upright_copies", 0)), margins=margins,
+                                 upright_copies=upright_copies, margins=margins,
                                  workers=workers))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])

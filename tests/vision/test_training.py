@@ -235,8 +235,8 @@ def test_a_gpu_recipe_on_a_machine_without_one_says_so(tmp_path):
 
 
 def test_a_classifier_recipe_is_refused_before_any_photo_is_rendered(tmp_path, monkeypatch):
-    """A GPU classifier recipe on a machine without one, or crop margins out of range: a clear error, and nothing
-    rendered (configs/classifier-round13.yaml would render 10,000 photos first)."""
+    """A GPU classifier recipe on a machine without one, crop margins out of range, or upright crops for a box
+    head: a clear error, and nothing rendered (configs/classifier-round13.yaml would render 10,000 photos first)."""
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     import vision.training
@@ -253,6 +253,10 @@ data: {synthetic: [{out: data/set, count: 5, seed: 1}]}
     margins = _write_recipe(tmp_path / "configs" / "margins.yaml", base + "crops: {margins: [0.2, 0.1]}\n")
     with pytest.raises(TrainingError, match="crops.margins must be"):
         train(margins)
+    upright = _write_recipe(tmp_path / "configs" / "upright.yaml",
+                            base + "crops: {upright_copies: 2}\nnetwork: {box_head: true}\n")
+    with pytest.raises(TrainingError, match="no box target"):
+        train(upright)
     if not torch.cuda.is_available():  # CI's machines and the developers' have none
         gpu = _write_recipe(tmp_path / "configs" / "gpu.yaml", base + "device: cuda\n")
         with pytest.raises(TrainingError, match="CUDA GPU"):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A localiser or classifier round on the lent GPU machine (the `device` tool), in calls of at most 10 minutes each:
+# A localiser, classifier or bonus-reader round on the lent GPU machine (the `device` tool), in calls of at most 10 minutes each:
 #   tools/train-on-gpu.sh RECIPE start SECONDS   install the carried wheels, unpack .gpu/ (tools/pack-for-gpu.sh),
 #                                                paint and render the recipe's sets on every core, start
 #                                                `mjscan train` in the background, then watch it for SECONDS
@@ -61,6 +61,6 @@ while [ $(( $(date +%s) - started )) -lt "$seconds" ] && kill -0 "$(cat "$state/
 done
 if kill -0 "$(cat "$state/train.pid")" 2>/dev/null; then echo "still training"; else echo "training process ended"; fi
 cp "$state/train.log" "$out/train.log"
-for f in "$run/weights/last.pt" "$run/weights/best.pt" "$run/results.csv" "$run/classifier.pt" "$run/history.json"; do [ -f "$f" ] && cp "$f" "$out/" || true; done
+for f in "$run/weights/last.pt" "$run/weights/best.pt" "$run/results.csv" "$run/classifier.pt" "$run/reader.pt" "$run/history.json"; do [ -f "$f" ] && cp "$f" "$out/" || true; done
 [ -f "$onnx" ] && [ "$onnx" -nt "$recipe" ] && ! kill -0 "$(cat "$state/train.pid")" 2>/dev/null && cp "$onnx" "$out/" || true
 tail -n 30 "$state/train.log" | tr '\r' '\n' | tail -n 30

@@ -60,13 +60,34 @@ def photo_crops(path: Path, rng: np.random.Generator, *, copies: int, others_per
 
 def build_crops(folders: Sequence[Path], *, copies: int, others_per_image: int, jitter: float, seed: int,
                 size: tuple[int, int] = READER_SIZE, classifier: Any = None, limit: int | None = None,
-                progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """All the reader's crops (N x H x W x 3 uint8) and labels of the photos in ``folders`` (``photo_crops``)."""
+                progress: bool = True, workers: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """All the reader's crops (N x H x W x 3 uint8) and labels of the photos in ``folders`` (``photo_crops``).
+
+    ``workers`` > 1 cuts the photos in that many processes, photo ``i`` with its own generator (``seed``, ``i``), as
+    ``vision.classifier_training.build_crops`` does; ``classifier`` is then the tile classifier's ONNX path, which each
+    process opens itself (a forked onnxruntime session is not to be shared). One process keeps one generator for all
+    photos, so the CPU recipes cut the crops they always cut."""
+    parallel = workers > 1
     rng = np.random.default_rng(seed)
-    return gather_crops(photo_paths(folders, limit),
-                        lambda path: photo_crops(path, rng, copies=copies, others_per_image=others_per_image,
-                                                 jitter=jitter, size=size, classifier=classifier),
-                        crop_shape=(size[1], size[0]), progress=progress)
+    opened: dict[str, Any] = {}
+
+    def reader_classifier():
+        if classifier is None or not isinstance(classifier, (str, Path)):
+            return classifier
+        if "classifier" not in opened:  # once a process
+            from vision.classifier import TileClassifier
+
+            opened["classifier"] = TileClassifier(classifier, threads=1 if parallel else None)
+        return opened["classifier"]
+
+    def cut(item):
+        index, path = item
+        return photo_crops(path, np.random.default_rng((seed, index)) if parallel else rng, copies=copies,
+                           others_per_image=others_per_image, jitter=jitter, size=size,
+                           classifier=reader_classifier())
+
+    return gather_crops(list(enumerate(photo_paths(folders, limit))), cut, crop_shape=(size[1], size[0]),
+                        progress=progress, workers=workers if parallel else 0)
 
 
 def reader_start(state: dict) -> dict:
@@ -97,7 +118,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
                  fraction: float | None = None) -> Path:
     """``task: bonus-reader``: the reader's crops of the recipe's photos (``data`` as the tile classifier's
     recipe names them), the network, its weights in the run folder and its ONNX export (``export.onnx``)."""
-    from vision.training import TrainingError, training_sources
+    from vision.training import TrainingError, _check_device, training_sources
 
     try:
         import onnx  # noqa: F401
@@ -108,6 +129,9 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
     from vision.classifier_training import export_onnx, model_outputs, predict, train_classifier
 
     data = config["data"]
+    device = str(config.get("device", "cpu"))  # "cuda" on the lent GPU (the crops then live on it too)
+    _check_device(device, str(config.get("_path", "the recipe")))
+    workers = int(config.get("workers", 0))  # processes cutting crops (the GPU machine: 16)
     sources, _ = training_sources(root, data)
     if not sources:
         raise TrainingError("The bonus reader's recipe names no training photos (data.real_train, data.synthetic).")
@@ -120,7 +144,8 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         path = root / crops["hard_others"]
         if not path.is_file():
             raise TrainingError(f"The tile classifier '{path}' that picks the hard others is missing.")
-        classifier = TileClassifier(path)
+        # several processes each open it themselves (build_crops); one process opens it once here
+        classifier = path if workers > 1 else TileClassifier(path)
     seed = int(crops.get("seed", 1))
     parts = []
     for i, folder in enumerate(sources):
@@ -130,7 +155,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         parts.append(build_crops([folder], copies=int(crops.get("copies", 3)),
                                  others_per_image=int(crops.get("others_per_image", 2)),
                                  jitter=float(crops.get("jitter", 0.08)), seed=seed + i, size=size,
-                                 classifier=classifier, limit=limit))
+                                 classifier=classifier, limit=limit, workers=workers))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])
     evaluations = {}
@@ -141,7 +166,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
             count = len(list(folder.iterdir()))
             limit = max(1, int(count * fraction)) if fraction else None
             val_x, val_y = build_crops([folder], copies=1, others_per_image=0, jitter=0.0, seed=0, size=size,
-                                       classifier=classifier, limit=limit, progress=False)
+                                       classifier=classifier, limit=limit, progress=False, workers=workers)
             evaluations["val_accuracy"] = (val_x, val_y)
             val_crops = (val_x, val_y)
     init = None
@@ -159,7 +184,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         lr=float(config.get("lr0", 0.002)), width=int(network.get("width", 32)), seed=int(config.get("seed", 0)),
         threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
-        classes=len(READER_NAMES))
+        classes=len(READER_NAMES), device=device)
     assert model_outputs(model) == len(READER_NAMES)
     run = config.get("run", {})
     run_dir = root / run.get("project", "runs/bonus") / run.get("name", "train")

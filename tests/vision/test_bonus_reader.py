@@ -166,6 +166,48 @@ def test_the_hard_others_are_the_other_tiles_the_classifier_takes_for_a_bonus_ti
     assert (y == OTHER_ID).sum() == 2  # the blue 1m of each photo
 
 
+def test_crops_cut_in_processes_are_the_same_for_any_number_of_processes(tmp_path):
+    from vision.bonus_training import build_crops
+
+    images = _bonus_folder(tmp_path, count=6)
+    settings = dict(copies=2, others_per_image=1, jitter=0.05, seed=3, size=(18, 24), progress=False)
+    two = build_crops([images], workers=2, **settings)
+    three = build_crops([images], workers=3, **settings)
+    assert np.array_equal(two[0], three[0]) and np.array_equal(two[1], three[1])
+    assert np.bincount(two[1], minlength=9).tolist() == [12, 12, 0, 0, 0, 0, 0, 0, 6]
+    one = build_crops([images], **settings)  # one process: one generator for all photos, as the CPU recipes cut
+    assert np.array_equal(one[1], two[1]) and not np.array_equal(one[0], two[0])
+
+
+def test_processes_open_the_hard_others_classifier_from_its_path(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from vision.bonus_training import build_crops
+    from vision.classifier import TileClassifier
+    from vision.classifier_training import export_onnx, make_network
+
+    images = _bonus_folder(tmp_path / "photos", count=4)
+    path = export_onnx(make_network(4), tmp_path / "classifier.onnx")
+    settings = dict(copies=1, others_per_image=0, jitter=0.0, seed=1, size=(18, 24), progress=False)
+    in_processes = build_crops([images], classifier=path, workers=2, **settings)
+    here = build_crops([images], classifier=TileClassifier(path), **settings)
+    assert np.array_equal(in_processes[1], here[1])  # the same hard others, whichever process read them
+
+
+def test_a_gpu_bonus_reader_recipe_is_refused_before_any_photo_is_cut_on_a_machine_without_one(tmp_path):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA GPU: the recipe would run")
+    from vision.training import TrainingError, train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "recipe.yaml").write_text("task: bonus-reader\ndevice: cuda\n"
+                                          "data: {real_train: nowhere/images}\n")
+    with pytest.raises(TrainingError, match="CUDA GPU"):
+        train(tmp_path / "recipe.yaml")
+
+
 def test_the_reader_starts_from_the_tile_classifiers_head():
     torch = pytest.importorskip("torch")
     from vision.bonus_training import reader_start

@@ -1122,6 +1122,43 @@ def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple
     return None
 
 
+SURE_APART = 0.5
+"""Of two lone tiles at one end of the standing row, the one under this confidence, the other at least
+``APART_MARGIN`` times as confident, is no winning tile: where it lies between the row and the other it is one of
+the row, beyond it a stray box (a tile's top or side read as a face, a box across two tiles)."""
+APART_MARGIN = 1.25
+
+
+def _one_at_end(b: _Builder, places: list[_Place], row: list[int], candidates: list[tuple[int, int]],
+                gaps: dict[int, float], wanted: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """The standing row and the winning tile when two lone tiles lie at the same end of it (the layout sets one
+    apart): the same tile boxed twice (one code, stacked boxes: the less confident box is ignored), or one sure
+    and one unsure tile (``SURE_APART``), when the tile count then makes a hand (``wanted``: standing tiles and
+    the winning tile). Otherwise both stay candidates, and the winning tile is asked."""
+    near, far = sorted(candidates, key=lambda c: gaps[c[0]])
+    a, c = places[near[0]], places[far[0]]
+    if a.det.code == c.det.code and _overlap(a.det.box, c.det.box) >= STACK_OVERLAP:
+        keep, drop = (near, far) if a.det.confidence >= c.det.confidence else (far, near)
+        host = places[keep[0]]
+        b.ignore(places[drop[0]].index, f"its box lies on the {host.det.code_str} (detection {host.index}), "
+                                        "which is more confident")
+        return row, [keep]
+    sure, unsure = sorted((near, far), key=lambda x: -places[x[0]].det.confidence)
+    if places[unsure[0]].det.confidence >= SURE_APART \
+            or places[sure[0]].det.confidence < APART_MARGIN * places[unsure[0]].det.confidence:
+        return row, candidates
+    if unsure is near:  # between the row and the winning tile: the row's end tile
+        if len(row) + 2 != wanted:
+            return row, candidates
+        return sorted(row + [near[0]], key=lambda k: places[k].u), [far]
+    if len(row) + 1 != wanted:
+        return row, candidates
+    for k in (far[0], *places[far[0]].extra):
+        b.ignore(places[k].index if k == far[0] else k, f"it lies beyond the winning tile, and its reading was unsure "
+                                                        f"({places[far[0]].det.confidence:.2f})")
+    return row, [near]
+
+
 def _offset_apart(places: list[_Place], row: list[int]) -> int | None:
     """The end of a straight row (0 first, -1 last) whose tile lies off its line (``WIN_OFFSET``) while the
     other end lies on it, or None."""
@@ -1194,6 +1231,10 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                     concealed = sorted(concealed + [k for k, _ in candidates if k != pick[0]],
                                        key=lambda k: places[k].u)
                     candidates = [pick]
+        if len(candidates) == 2 and candidates[0][1] == candidates[1][1]:
+            # two lone tiles at one end, where the layout has one: a box read twice, or a stray box beside it
+            concealed, candidates = _one_at_end(b, places, concealed, candidates, gaps,
+                                                14 - 3 * len(meldlike))
         if len(candidates) == 1 and len(concealed) >= 4 and not parallel_joined:
             # a lone tile whose centre spacing follows the row's own, extrapolated to its end, is not set
             # apart: in a steep view the near end's tiles grow faster than the pitch the gaps are measured by

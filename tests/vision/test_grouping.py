@@ -241,6 +241,72 @@ def test_missing_winning_tile_is_a_question_with_whole_hands():
     assert data["questions"][0]["choices"][0]["hand"]["concealed"]
 
 
+def _with(det: Detections, index: int, **changes) -> Detections:
+    from dataclasses import replace
+
+    tiles = list(det.tiles)
+    tiles[index] = replace(tiles[index], **changes)
+    return Detections(det.width, det.height, tuple(tiles))
+
+
+def _added(det: Detections, extra: Detection) -> Detections:
+    return Detections(det.width, det.height, det.tiles + (extra,))
+
+
+LONE_ROW = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s"
+
+
+@pytest.mark.parametrize("angle", [0, 90])
+def test_the_winning_tile_boxed_twice_is_one_tile(angle):
+    # a second, less confident box over the winning tile, half a face off across the row (a box of its top and
+    # face, as the detector gave in seed 11's 000142): the stacked boxes are one tile, not two lone tiles at one
+    # end (a question until stop 20)
+    det = scene([(0, LONE_ROW + " | 5s")], angle=angle)
+    x1, y1, x2, y2 = det.tiles[-1].box
+    if angle == 0:  # across the row: up the photo
+        h = y2 - y1
+        twice = (x1 + 1, y1 - 0.55 * h, x2 - 2, y2 - 0.45 * h)
+    else:
+        w = x2 - x1
+        twice = (x1 - 0.55 * w, y1 + 1, x2 - 0.45 * w, y2 - 2)
+    det = _added(det, Detection(parse_class("5s"), twice, 0.41, False))
+    reading = group(det)
+    assert reading.questions == ()
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    assert [i.detection for i in reading.ignored] == [len(det.tiles) - 1]
+    assert "which is more confident" in reading.ignored[0].reason
+
+
+def test_an_unsure_box_beyond_the_winning_tile_is_ignored_with_its_reason():
+    # a standing tile's top read as a White dragon at 0.3, beyond the winning tile: the count makes a hand with
+    # the sure tile as the winning one
+    det = scene([(0, LONE_ROW + " | 5s | 5z")])
+    det = _with(det, len(det.tiles) - 1, confidence=0.3)
+    reading = group(det)
+    assert reading.questions == ()
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    (ignored,) = reading.ignored
+    assert ignored.detection == len(det.tiles) - 1 and "beyond the winning tile" in ignored.reason
+
+
+def test_an_unsure_tile_between_the_row_and_the_winning_tile_is_the_rows_end():
+    det = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p | 5s | 5s")])
+    det = _with(det, len(det.tiles) - 2, confidence=0.33)
+    reading = group(det)
+    assert reading.questions == ()
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    assert reading.ignored == ()
+
+
+def test_two_sure_lone_tiles_at_one_end_or_a_count_that_makes_no_hand_are_asked():
+    sure = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p | 5s | 5s")])
+    assert [q.id for q in group(sure).questions] == ["winning-tile"]
+    # an unsure box beyond, but the row is a tile short of a hand with the nearer one: no telling, asked
+    short = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p | 5s | 5z")])
+    short = _with(short, len(short.tiles) - 1, confidence=0.3)
+    assert "winning-tile" in [q.id for q in group(short).questions]
+
+
 def test_four_melds_and_a_lone_pair():
     rows = [(0, "5z | 5z"), (MELD_Y, "4s' 3s 5s | 7z 7z' 7z | 1p 1p 1p' | #2m 2m 2m #2m")]
     assert notation(read(rows, angle=90)) == norm("5z [4'35s] [77'7z] [111'p] (2222m) +5z")

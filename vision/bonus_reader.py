@@ -35,7 +35,7 @@ import numpy as np
 from PIL import Image
 
 from vision.classes import BONUS_CLASS_IDS, CLASS_NAMES, NUM_CLASSES
-from vision.crops import tile_crops
+from vision.crops import tile_crops, upright_crops
 from vision.onnx_session import open_session, read_both_ways
 
 OTHER = "other"
@@ -130,16 +130,29 @@ class BonusReader:
             return np.zeros((0, len(READER_NAMES)), dtype=np.float32)
         return read_both_ways(self.session, self.input_name, crops, batch)
 
-    def reread(self, image: Image.Image, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def reread(self, image: Image.Image, boxes: np.ndarray, probs: np.ndarray, axes: np.ndarray | None = None
+               ) -> np.ndarray:
         """The tile classifier's probabilities (N x 44) of ``boxes`` (N x 4 pixels of ``image``), with the boxes
         it takes for a bonus tile (``bonus_share`` >= ``trigger``) read again (``combine``, the reader weighing
-        ``weight``)."""
+        ``weight``). With the faces' ``axes`` (N degrees, ``vision.orientation``; NaN where unknown) each box is
+        also read from a crop turned so that its face stands upright (``vision.crops.upright_crops``, as the
+        detector's classifier crops are), and the two readings are averaged: a flower laid apart at an angle of its
+        own, or a row turned in the photo, then reads as the reader's training crops mostly show it. Measured at
+        stop 20 (models/README.md): on the true boxes of the real val photos' bonus tiles 93.6 % right as cut,
+        96.5 % upright, 95.4 % both; in the rendered meld scenes both reads the most hands exactly."""
         probs = np.asarray(probs, dtype=np.float32)
         rows = np.flatnonzero(bonus_share(probs) >= self.trigger) if len(probs) else np.zeros(0, np.int64)
         if not len(rows):
             return probs
         out = probs.copy()
-        reading = self.probabilities(tile_crops(image, np.asarray(boxes, dtype=np.float32)[rows], size=self.size))
+        chosen = np.asarray(boxes, dtype=np.float32)[rows]
+        crops = tile_crops(image, chosen, size=self.size)
+        if axes is None:
+            reading = self.probabilities(crops)
+        else:
+            turned = upright_crops(image, chosen, np.asarray(axes, dtype=np.float64)[rows], size=self.size)[0]
+            both = self.probabilities(np.concatenate([crops, turned]))
+            reading = (both[:len(rows)] + both[len(rows):]) / 2
         out[rows] = combine(probs[rows], reading, self.weight)
         return out
 

@@ -31,7 +31,8 @@ What happens to a photo:
    but not which (``SURE_TILE``: a face in an unfamiliar art style); then it is kept at the threshold, and
    its other readings (``Detection.alternatives``) let the grouping read it again.
    A box the classifier takes for a flower or a season is read again by the bonus reader
-   (``vision.bonus_reader``), from a larger crop, where a ``bonus.onnx`` lies beside the models.
+   (``vision.bonus_reader``), from a larger crop, as cut and turned upright (with the face-axis reader's angles),
+   where a ``bonus.onnx`` lies beside the models.
 8. **Faces** (with a face-axis reader): each box's face axis is read (``vision.orientation``); a box whose centre
    lies on two faces side by side is dropped (``vision.face_geometry.drop_astride``: in a row turned near 45
    degrees a box across two tiles' halves overlaps each under IoU 0.5, so NMS keeps it).
@@ -512,8 +513,8 @@ class Detector:
                 axes = self.axis_reader.axes(image, boxes)
                 crops += upright_crops(image, boxes, axes, margins=self.crop_margins)
             probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
-        if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop
-            probs = self.bonus_reader.reread(image, boxes, probs)
+        if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop (upright, with axes)
+            probs = self.bonus_reader.reread(image, boxes, probs, axes)
         classes, probability = best_tile(probs)
         alternatives = alternative_readings(probs, scores)
         named = scores * probability

@@ -102,6 +102,43 @@ def test_reread_looks_again_only_at_the_boxes_taken_for_a_bonus_tile():
     assert reader.reread(image, boxes[:0], probs[:0]).shape == (0, NUM_CLASSES + 1)
 
 
+class _RecordingSession(_FixedSession):
+    """Keeps the crops it was given, not their shapes."""
+
+    def run(self, _outputs, feeds):
+        batch = next(iter(feeds.values()))
+        self.seen.append(batch.copy())
+        return [np.repeat(self.reading, len(batch), axis=0)]
+
+
+def test_with_the_faces_axes_the_reader_also_reads_each_box_turned_upright():
+    from vision.crops import tile_crops, to_tensor, upright_crops
+
+    reader = _reader(_reading(_8f=1.0))
+    reader.session = _RecordingSession(_reading(_8f=1.0))
+    # a tile lying sideways (its face's axis along the photo's x axis), red at its left end, blue at its right
+    array = np.full((100, 200, 3), 200, np.uint8)
+    array[30:60, 40:70], array[30:60, 70:100] = (220, 30, 30), (30, 30, 220)
+    image = Image.fromarray(array)
+    boxes = np.array([[40, 30, 100, 60], [120, 30, 150, 70]], np.float32)
+    probs = np.concatenate([_probs(_1f=0.8, none=0.2), _probs(_2f=0.9, none=0.1)])
+    axes = np.array([0.0, np.nan])
+    out = reader.reread(image, boxes, probs, axes)
+    (seen,) = reader.session.seen
+    assert len(seen) == 8                                     # each box as cut and upright, each both ways up
+    as_cut = tile_crops(image, boxes, size=reader.size)
+    upright = upright_crops(image, boxes, axes, size=reader.size)[0]
+    assert np.allclose(seen[:2], to_tensor(as_cut)) and np.allclose(seen[2:4], to_tensor(upright))
+    assert np.allclose(upright[1], as_cut[1])                 # an unknown axis: as cut
+    turned = upright[0]  # the red and blue ends now lie above each other, not side by side
+    top, bottom = turned[:8].reshape(-1, 3).mean(axis=0), turned[-8:].reshape(-1, 3).mean(axis=0)
+    assert {int(np.argmax(top)), int(np.argmax(bottom))} == {0, 2}
+    assert out[0, CLASS_NAMES.index("8f")] == pytest.approx(0.8)
+    reader.session.seen.clear()
+    reader.reread(image, boxes, probs)                        # without axes: as cut alone
+    assert len(reader.session.seen[0]) == 4
+
+
 def test_a_missing_or_foreign_model_is_refused_with_a_message(tmp_path):
     with pytest.raises(BonusReaderError, match="No bonus reader model"):
         BonusReader(tmp_path / "none.onnx")

@@ -1153,9 +1153,9 @@ def _one_at_end(b: _Builder, places: list[_Place], row: list[int], candidates: l
         return sorted(row + [near[0]], key=lambda k: places[k].u), [far]
     if len(row) + 1 != wanted:
         return row, candidates
-    for k in (far[0], *places[far[0]].extra):
-        b.ignore(places[k].index if k == far[0] else k, f"it lies beyond the winning tile, and its reading was unsure "
-                                                        f"({places[far[0]].det.confidence:.2f})")
+    stray = places[far[0]]
+    for index in (stray.index, *stray.extra):  # the place's detection and any stacked on it
+        b.ignore(index, f"it lies beyond the winning tile, and its reading was unsure ({stray.det.confidence:.2f})")
     return row, [near]
 
 

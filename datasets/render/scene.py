@@ -336,6 +336,9 @@ def label_tiles(records: list[TileRecord], idbuf: np.ndarray, min_visible: float
         covered = counts[i] < 0.97 * _clipped_area(poly, w, h) if inside else True
         if covered:  # the visible pixels' bounds, but never beyond the exact outline
             ys, xs = np.nonzero(idbuf[int(y1):int(math.ceil(y2)), int(x1):int(math.ceil(x2))] == i)
+            if not len(xs):  # its pixels all lie outside its face's outline (a sliver of its side): no face shows
+                rec.box, rec.labelled, rec.visible = None, False, 0.0
+                continue
             vx1, vy1 = xs.min() + int(x1), ys.min() + int(y1)
             vx2, vy2 = xs.max() + int(x1) + 1, ys.max() + int(y1) + 1
             x1, y1, x2, y2 = max(x1, vx1), max(y1, vy1), min(x2, vx2), min(y2, vy2)

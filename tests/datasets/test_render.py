@@ -107,6 +107,20 @@ def test_a_covered_tile_has_a_smaller_box_and_a_partly_visible_one_is_dropped():
     assert rec0.box[2] == pytest.approx(rec1.box[0], abs=2)
 
 
+def test_a_tile_whose_pixels_all_lie_outside_its_face_outline_is_unlabelled():
+    # a photo of seed 92 in a random style crashed here (an empty reduction): the tile's few visible pixels lay
+    # outside the bounds of its face's outline, so no face pixel showed within them
+    cam = look_at(np.zeros(3), 300, 0, 0, 0, 640, 480, 520)
+    renderer = TileRenderer(cam, _body(), _magenta_style(), Light(np.array([0.0, 0.0, 1.0])), TextureCache())
+    canvas = np.full((480, 640, 3), 90, np.uint8)
+    idbuf, records = render_tiles(canvas, renderer, [Placed("3m", 0, 0)])
+    x1, y1 = records[0].drawn.polygon.min(axis=0)
+    idbuf[idbuf == 0] = -1
+    idbuf[: max(1, int(y1) - 5), :3] = 0  # a sliver above and left of the outline's bounds
+    label_tiles(records, idbuf, 0.4)
+    assert records[0].box is None and not records[0].labelled and records[0].visible == 0.0
+
+
 def test_plane_homography_agrees_with_projection():
     cam = look_at(np.array([10.0, 20, 0]), 400, 37, 15, 123, 800, 600, 700)
     origin, ex, ey = np.array([5.0, -3, 12]), np.array([0.7, 0.2, 0]), np.array([-0.1, 0.3, 0.5])

@@ -24,8 +24,9 @@ from PIL import Image, ImageOps
 
 from vision.bonus_reader import BONUS_CLASS_IDS, READER_NAMES, READER_SIZE, TRIGGER, bonus_share
 from vision.classes import NUM_CLASSES
-from vision.classifier_training import PHOTO_SUFFIXES, gather_crops, jitter_box, photo_paths, read_yolo_labels
-from vision.crops import tile_crop, tile_crops
+from vision.classifier_training import (PHOTO_SUFFIXES, gather_crops, jitter_box, photo_paths, read_yolo_labels,
+                                       sidecar_axes)
+from vision.crops import tile_crop, tile_crops, upright_crops
 
 OTHER_ID = len(READER_NAMES) - 1
 """The reader's "another tile" label (8)."""
@@ -33,18 +34,33 @@ _READER_LABEL = {cls: i for i, cls in enumerate(BONUS_CLASS_IDS)}
 
 
 def photo_crops(path: Path, rng: np.random.Generator, *, copies: int, others_per_image: int, jitter: float,
-                size: tuple[int, int] = READER_SIZE, classifier: Any = None) -> tuple[list[np.ndarray], list[int]]:
+                size: tuple[int, int] = READER_SIZE, classifier: Any = None, upright_copies: int = 0,
+                axis_noise: float = 4.0) -> tuple[list[np.ndarray], list[int]]:
     """The reader's crops and labels (0-7 the bonus faces, 8 another tile) of one labelled photo (``photo_crops``
-    of the module doc; ``classifier``: a ``vision.classifier.TileClassifier`` for the hard others)."""
+    of the module doc; ``classifier``: a ``vision.classifier.TileClassifier`` for the hard others).
+
+    ``upright_copies`` more crops of each box, turned so that its face stands upright (``vision.crops.upright_crops``)
+    by the face's axis from the rendered photo's sidecar, give or take ``axis_noise`` degrees: the reader reads each
+    box that way too (``vision.bonus_reader.BonusReader.reread``). A photo without a sidecar (a real one) gets none."""
     image = ImageOps.exif_transpose(Image.open(path)).convert("RGB")
     boxes, classes = read_yolo_labels(path.parent.parent / "labels" / (path.stem + ".txt"), image.width, image.height)
     crops: list[np.ndarray] = []
     labels: list[int] = []
-    for box, cls in zip(boxes, classes):
+    axes = sidecar_axes(path, boxes) if upright_copies else np.full(len(boxes), np.nan)
+
+    def turned(i: int, label: int) -> None:  # the box's upright copies, where its axis is known
+        for _ in range(upright_copies if np.isfinite(axes[i]) else 0):
+            cut = jitter_box(boxes[i], rng, jitter) if jitter else boxes[i]
+            crops.append(upright_crops(image, cut[None], np.array([axes[i] + rng.normal(0.0, axis_noise)]),
+                                       size=size)[0][0])
+            labels.append(label)
+
+    for i, (box, cls) in enumerate(zip(boxes, classes)):
         if int(cls) in _READER_LABEL:
             for _ in range(copies):
                 crops.append(tile_crop(image, jitter_box(box, rng, jitter) if jitter else box, size=size))
                 labels.append(_READER_LABEL[int(cls)])
+            turned(i, _READER_LABEL[int(cls)])
     others = np.flatnonzero([int(c) not in _READER_LABEL for c in classes])
     chosen: set[int] = set()
     if len(others) and others_per_image:
@@ -55,12 +71,13 @@ def photo_crops(path: Path, rng: np.random.Generator, *, copies: int, others_per
     for i in sorted(chosen):
         crops.append(tile_crop(image, jitter_box(boxes[i], rng, jitter) if jitter else boxes[i], size=size))
         labels.append(OTHER_ID)
+        turned(i, OTHER_ID)
     return crops, labels
 
 
 def build_crops(folders: Sequence[Path], *, copies: int, others_per_image: int, jitter: float, seed: int,
                 size: tuple[int, int] = READER_SIZE, classifier: Any = None, limit: int | None = None,
-                progress: bool = True, workers: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                progress: bool = True, workers: int = 0, upright_copies: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """All the reader's crops (N x H x W x 3 uint8) and labels of the photos in ``folders`` (``photo_crops``).
 
     ``workers`` > 1 cuts the photos in that many processes, photo ``i`` with its own generator (``seed``, ``i``), as
@@ -84,7 +101,7 @@ def build_crops(folders: Sequence[Path], *, copies: int, others_per_image: int, 
         index, path = item
         return photo_crops(path, np.random.default_rng((seed, index)) if parallel else rng, copies=copies,
                            others_per_image=others_per_image, jitter=jitter, size=size,
-                           classifier=reader_classifier())
+                           classifier=reader_classifier(), upright_copies=upright_copies)
 
     return gather_crops(list(enumerate(photo_paths(folders, limit))), cut, crop_shape=(size[1], size[0]),
                         progress=progress, workers=workers if parallel else 0)
@@ -155,7 +172,8 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         parts.append(build_crops([folder], copies=int(crops.get("copies", 3)),
                                  others_per_image=int(crops.get("others_per_image", 2)),
                                  jitter=float(crops.get("jitter", 0.08)), seed=seed + i, size=size,
-                                 classifier=classifier, limit=limit, workers=workers))
+                                 classifier=classifier, limit=limit, workers=workers,
+                                 upright_copies=int(crops.get("upright_copies", 0))))
     train_x = np.concatenate([x for x, _ in parts])
     train_y = np.concatenate([y for _, y in parts])
     evaluations = {}

@@ -216,6 +216,30 @@ def test_crops_cut_in_processes_are_the_same_for_any_number_of_processes(tmp_pat
     assert np.array_equal(one[1], two[1]) and not np.array_equal(one[0], two[0])
 
 
+def test_upright_copies_are_cut_where_a_sidecar_gives_the_face_axis(tmp_path):
+    from vision.bonus_training import OTHER_ID, build_crops
+    from vision.classifier_training import read_yolo_labels
+
+    images = _bonus_folder(tmp_path, count=3)
+    sidecars = tmp_path / "sidecars"
+    sidecars.mkdir()
+    for path in sorted(images.iterdir())[:2]:  # the third photo has no sidecar, as a real photo has none
+        boxes, _ = read_yolo_labels(tmp_path / "labels" / (path.stem + ".txt"), 240, 160)
+        # the faces lie a quarter turned: their tops to the left
+        tiles = [{"box": [x1, y1, x2, y2], "quad": [[x1, y2], [x1, y1], [x2, y1], [x2, y2]]}
+                 for x1, y1, x2, y2 in boxes.tolist()]
+        (sidecars / (path.stem + ".json")).write_text(json.dumps({"tiles": tiles}))
+    settings = dict(copies=2, others_per_image=1, jitter=0.0, seed=1, size=(18, 24), progress=False)
+    plain = build_crops([images], **settings)
+    x, y = build_crops([images], upright_copies=1, **settings)
+    # each chosen box of the two photos with sidecars once more: two bonus tiles and one other a photo
+    assert len(x) == len(plain[0]) + 2 * 3
+    assert np.bincount(y, minlength=9).tolist() == [8, 8, 0, 0, 0, 0, 0, 0, 5]
+    first = x[:5]  # photo 0: 1f, 1f, 1f turned, 2f, 2f ... (the order of photo_crops)
+    assert np.array_equal(first[0], first[1]) and not np.array_equal(first[0], first[2])
+    assert (y == OTHER_ID).sum() == 5
+
+
 def test_processes_open_the_hard_others_classifier_from_its_path(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")

@@ -130,8 +130,8 @@ class BonusReader:
             return np.zeros((0, len(READER_NAMES)), dtype=np.float32)
         return read_both_ways(self.session, self.input_name, crops, batch)
 
-    def reread(self, image: Image.Image, boxes: np.ndarray, probs: np.ndarray, axes: np.ndarray | None = None
-               ) -> np.ndarray:
+    def reread(self, image: Image.Image, boxes: np.ndarray, probs: np.ndarray, axes: np.ndarray | None = None,
+               axis_reader=None) -> np.ndarray:
         """The tile classifier's probabilities (N x 44) of ``boxes`` (N x 4 pixels of ``image``), with the boxes
         it takes for a bonus tile (``bonus_share`` >= ``trigger``) read again (``combine``, the reader weighing
         ``weight``). With the faces' ``axes`` (N degrees, ``vision.orientation``; NaN where unknown) each box is
@@ -139,7 +139,9 @@ class BonusReader:
         detector's classifier crops are), and the two readings are averaged: a flower laid apart at an angle of its
         own, or a row turned in the photo, then reads as the reader's training crops mostly show it. Measured at
         stop 20 (models/README.md): on the true boxes of the real val photos' bonus tiles 93.6 % right as cut,
-        96.5 % upright, 95.4 % both; in the rendered meld scenes both reads the most hands exactly."""
+        96.5 % upright, 95.4 % both; in the rendered meld scenes both reads the most hands exactly. Without ``axes``,
+        an ``axis_reader`` (``vision.orientation.AxisReader``) reads those of the boxes looked at again, and no
+        others (the ``--fast`` reading reads no axes before naming)."""
         probs = np.asarray(probs, dtype=np.float32)
         rows = np.flatnonzero(bonus_share(probs) >= self.trigger) if len(probs) else np.zeros(0, np.int64)
         if not len(rows):
@@ -147,10 +149,14 @@ class BonusReader:
         out = probs.copy()
         chosen = np.asarray(boxes, dtype=np.float32)[rows]
         crops = tile_crops(image, chosen, size=self.size)
+        if axes is not None:
+            axes = np.asarray(axes, dtype=np.float64)[rows]
+        elif axis_reader is not None:
+            axes = np.asarray(axis_reader.axes(image, chosen), dtype=np.float64)
         if axes is None:
             reading = self.probabilities(crops)
         else:
-            turned = upright_crops(image, chosen, np.asarray(axes, dtype=np.float64)[rows], size=self.size)[0]
+            turned = upright_crops(image, chosen, axes, size=self.size)[0]
             both = self.probabilities(np.concatenate([crops, turned]))
             reading = (both[:len(rows)] + both[len(rows):]) / 2
         out[rows] = combine(probs[rows], reading, self.weight)

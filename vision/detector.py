@@ -514,7 +514,7 @@ class Detector:
                 crops += upright_crops(image, boxes, axes, margins=self.crop_margins)
             probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop (upright, with axes)
-            probs = self.bonus_reader.reread(image, boxes, probs, axes)
+            probs = self.bonus_reader.reread(image, boxes, probs, axes, axis_reader=self.axis_reader)
         classes, probability = best_tile(probs)
         alternatives = alternative_readings(probs, scores)
         named = scores * probability

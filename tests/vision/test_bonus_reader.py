@@ -138,6 +138,21 @@ def test_with_the_faces_axes_the_reader_also_reads_each_box_turned_upright():
     reader.reread(image, boxes, probs)                        # without axes: as cut alone
     assert len(reader.session.seen[0]) == 4
 
+    class SidewaysFaces:  # the face-axis reader's interface, keeping the boxes it was asked about
+        asked = []
+
+        def axes(self, _image, asked_boxes):
+            self.asked.append(np.array(asked_boxes))
+            return np.zeros(len(asked_boxes))
+
+    reader.session.seen.clear()
+    faces = SidewaysFaces()
+    probs[1] = _probs(_5z=0.95, none=0.05)                   # the second box is no bonus tile now: not looked at
+    reader.reread(image, boxes, probs, axis_reader=faces)     # the --fast reading: axes of the boxes looked at only
+    (asked,) = faces.asked
+    assert np.array_equal(asked, boxes[:1])
+    assert np.allclose(reader.session.seen[0][:2], to_tensor(np.concatenate([as_cut[:1], upright[:1]])))
+
 
 def test_a_missing_or_foreign_model_is_refused_with_a_message(tmp_path):
     with pytest.raises(BonusReaderError, match="No bonus reader model"):

@@ -437,7 +437,7 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
         elif host.det.code == det.code and not det.is_back and not host.extra:
             host.extra.append(i)  # a kong's fourth tile lying on the sideways one
         else:
-            b.ignore(i, f"its box lies on the {host.det.code_str} (detection {host.index}), which is more confident")
+            b.ignore(i, _lies_on(host))
     flower_dup = _dedupe_flowers(b, flowers)
 
     if not places:
@@ -1122,6 +1122,11 @@ def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple
     return None
 
 
+def _lies_on(host: _Place) -> str:
+    """Why a box stacked on a more confident one of another place (or of the same tile, boxed twice) is ignored."""
+    return f"its box lies on the {host.det.code_str} (detection {host.index}), which is more confident"
+
+
 SURE_APART = 0.5
 """Of two lone tiles at one end of the standing row, the one under this confidence, the other at least
 ``APART_MARGIN`` times as confident, is no winning tile: where it lies between the row and the other it is one of
@@ -1140,8 +1145,7 @@ def _one_at_end(b: _Builder, places: list[_Place], row: list[int], candidates: l
     if a.det.code == c.det.code and _overlap(a.det.box, c.det.box) >= STACK_OVERLAP:
         keep, drop = (near, far) if a.det.confidence >= c.det.confidence else (far, near)
         host = places[keep[0]]
-        b.ignore(places[drop[0]].index, f"its box lies on the {host.det.code_str} (detection {host.index}), "
-                                        "which is more confident")
+        b.ignore(places[drop[0]].index, _lies_on(host))
         return row, [keep]
     sure, unsure = sorted((near, far), key=lambda x: -places[x[0]].det.confidence)
     if places[unsure[0]].det.confidence >= SURE_APART \

@@ -397,11 +397,15 @@ class _Builder:
 
 def group(detections: Detections) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
-    the detections' alternative readings are tried (``vision.repair``)."""
+    the detections' alternative readings are tried (``vision.repair``); when the standing row is sorted but for
+    unsure tiles, the re-reading that sorts it (``vision.row_order``)."""
     from vision.repair import ask_about_flowers, repair
+    from vision.row_order import settle_by_order
 
-    reading = repair(detections, _group(detections, frozenset()),
-                     lambda changed, dropped: _group(changed, frozenset(), dropped=dropped))
+    def read(changed: Detections, dropped: frozenset[int]) -> Reading:
+        return _group(changed, frozenset(), dropped=dropped)
+
+    reading = settle_by_order(detections, repair(detections, _group(detections, frozenset()), read), read)
     return ask_about_flowers(detections, reading)
 
 

@@ -248,7 +248,7 @@ def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_
         by_axis = sideways_from_axes(axes, min_tiles=min_tiles, centres=centres)
     aspects = np.array([t.width / t.height if t.height > 0 else 1.0 for t in tiles])
     median = float(np.median(aspects))
-    marked = []
+    marked: list[bool] = []
     for i, (tile, aspect) in enumerate(zip(tiles, aspects)):
         if by_axis is not None and np.isfinite(axes[i]):  # its face's axis, where the reader is sure of it
             sideways = bool(by_axis[i])
@@ -258,8 +258,14 @@ def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_
             sideways = aspect <= 1 / margin
         else:
             sideways = False
-        marked.append(tile if tile.sideways == sideways else replace(tile, sideways=bool(sideways)))
-    return tuple(marked)
+        marked.append(bool(sideways))
+    if axes is not None and len(axes) == len(tiles):
+        from vision.orientation import across_neighbours
+
+        # a tile lying across its two touching neighbours, which lie alike, is sideways whatever the crosses said
+        marked = across_neighbours(axes, np.array([t.box for t in tiles]), np.array(marked)).tolist()
+    return tuple(tile if tile.sideways == sideways else replace(tile, sideways=bool(sideways))
+                 for tile, sideways in zip(tiles, marked))
 
 
 def merge(boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray, *, sliced: bool) -> np.ndarray:

@@ -33,6 +33,8 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
 9. When the tiles as read make no winning hand, unsure tiles are read again with the detector's next
    readings (``vision.repair``): a clearly likeliest re-reading is taken and listed in ``corrections``;
    close ones become a question.
+10. When the standing row is sorted by suit and number but for unsure tiles, the re-reading that sorts it
+    and makes a winning hand is taken the same way (``vision.row_order``).
 
 >>> from vision.detections import Detection, Detections
 >>> from scorer.tiles import Tile

@@ -139,6 +139,51 @@ def sideways_from_axes(axes: np.ndarray, *, min_tiles: int = 3, min_agreement: f
     return out if settled else None
 
 
+ACROSS = 35.0
+"""A tile is sideways by its neighbours (``across_neighbours``) when its axis lies at least this many degrees from
+each of its two nearest tiles' axes ..."""
+NEIGHBOURS_AGREE = 12.0
+"""... which agree with each other within this many degrees ..."""
+TOUCHING = 1.6
+"""... and lie within this many tile sizes of it (centre to centre, over the two boxes' mean long side): a meld's
+tiles touch."""
+
+
+def across_neighbours(axes: np.ndarray, boxes: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """``flags`` with every tile set sideways that lies across its two nearest tiles (see ``ACROSS``), both of them
+    unflagged and agreeing with each other. Why: the cross of a tile's nearest tiles (``sideways_from_axes``)
+    assumes two arms, but in a steep view a meld lying on the table beside a standing row shows three directions
+    (standing faces, lying faces, the lying sideways face), and the cross settles nothing there. A claimed tile's
+    own meld still says it: its two neighbours lie alike and it lies across them.
+
+    >>> boxes = np.array([[0, 0, 10, 14], [11, 2, 25, 12], [26, 0, 36, 14], [60, 0, 70, 14]], dtype=float)
+    >>> across_neighbours(np.array([50.0, 150.0, 52.0, 90.0]), boxes, np.zeros(4, dtype=bool)).tolist()
+    [False, True, False, False]
+    """
+    axes = np.asarray(axes, dtype=np.float64).reshape(-1)
+    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    out = np.asarray(flags, dtype=bool).copy()
+    if len(axes) < 3:
+        return out
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+
+    def apart(a: float, b: float) -> float:
+        return abs((a - b + 90.0) % 180.0 - 90.0)
+
+    for i in np.flatnonzero(np.isfinite(axes) & ~out):
+        distance = np.hypot(*(centres - centres[i]).T) / ((sizes + sizes[i]) / 2)
+        distance[i] = np.inf
+        first, second = np.argsort(distance, kind="stable")[:2]
+        if distance[second] > TOUCHING or flags[first] or flags[second] \
+                or not (np.isfinite(axes[first]) and np.isfinite(axes[second])):
+            continue
+        if apart(axes[first], axes[second]) <= NEIGHBOURS_AGREE \
+                and min(apart(axes[i], axes[first]), apart(axes[i], axes[second])) >= ACROSS:
+            out[i] = True
+    return out
+
+
 class AxisReader:
     """Load once; ``axes`` is thread-safe (onnxruntime sessions may run from several threads)."""
 

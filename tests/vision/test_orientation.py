@@ -11,8 +11,8 @@ from PIL import Image, ImageDraw
 from scorer.tiles import Tile
 from vision.detections import Detection
 from vision.detector import mark_sideways
-from vision.orientation import (AXIS_NAMES, AxisReader, AxisReaderError, axes_from_outputs, axis_crop,
-                                sideways_from_axes)
+from vision.orientation import (AXIS_NAMES, AxisReader, AxisReaderError, across_neighbours, axes_from_outputs,
+                                axis_crop, sideways_from_axes)
 from vision.orientation_training import axis_target, face_axis
 
 ROW = np.array([90.0] * 10 + [0.0] * 3 + [92.0, 87.0])  # a row of upright faces with three lying across
@@ -89,6 +89,39 @@ def test_mark_sideways_takes_the_axes_over_the_box_shapes():
     upright = _tiles([(i * 50, 0, i * 50 + 30, 40) for i in range(4)] + [(200, 10, 240, 40)])
     # axes that agree on no row leave the box rule in charge
     assert [t.sideways for t in mark_sideways(upright, axes=heap)] == [False] * 4 + [True]
+
+
+def test_a_claimed_tile_lying_across_its_two_meld_neighbours_is_sideways_where_the_crosses_settle_nothing():
+    """A steep view: a standing row (faces at about 100 degrees), and beyond it a meld lying on the table (faces at
+    about 50) whose middle tile lies across (150). Three directions: no cross of two arms settles them, and the
+    boxes (squares, as at 45 degrees of photo rotation) say nothing either."""
+    row = [(i * 14.0, 0.0, i * 14.0 + 12, 12.0) for i in range(8)]
+    meld = [(30.0, 30.0, 42.0, 42.0), (43.0, 30.0, 55.0, 42.0), (56.0, 30.0, 68.0, 42.0)]
+    tiles = _tiles(row + meld)
+    axes = np.array([100, 98, 102, 101, 99, 100, 97, 103, 50, 152, 53], dtype=float)
+    centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in row + meld])
+    assert sideways_from_axes(axes, centres=centres) is None
+    assert [t.sideways for t in mark_sideways(tiles)] == [False] * 11     # the box rule cannot tell
+    assert [t.sideways for t in mark_sideways(tiles, axes=axes)] == [False] * 9 + [True, False]
+    # a meld's end tile lying across has one touching neighbour only: the rule says nothing of it (the
+    # grouping judges it relative to its group, docs/grouping.md rule 5)
+    axes_end = np.array([100, 98, 102, 101, 99, 100, 97, 103, 150, 52, 53], dtype=float)
+    assert not mark_sideways(tiles, axes=axes_end)[8].sideways
+
+
+def test_a_tile_is_not_set_sideways_by_neighbours_that_disagree_or_lie_apart():
+    boxes = np.array([[0, 0, 12, 12], [13, 0, 25, 12], [26, 0, 38, 12], [100, 0, 112, 12]], dtype=float)
+    none = np.zeros(4, dtype=bool)
+    # its neighbours disagree (one lies across too): no call
+    assert across_neighbours(np.array([50.0, 150.0, 140.0, 50.0]), boxes, none).tolist() == [False] * 4
+    # close to one neighbour's axis: not across
+    assert across_neighbours(np.array([50.0, 80.0, 52.0, 50.0]), boxes, none).tolist() == [False] * 4
+    # a lone tile far from the others (a winning tile laid flat beyond the row): its neighbours are too far
+    far = np.array([[0, 0, 12, 12], [13, 0, 25, 12], [26, 0, 38, 12], [80, 0, 92, 12]], dtype=float)
+    assert across_neighbours(np.array([90.0, 91.0, 89.0, 10.0]), far, none).tolist() == [False] * 4
+    # a neighbour already flagged: the pair is no evidence
+    flags = np.array([False, False, True, False])
+    assert across_neighbours(np.array([50.0, 150.0, 52.0, 50.0]), boxes, flags).tolist() == flags.tolist()
 
 
 def test_each_detection_keeps_its_own_boxs_axis_when_the_detections_are_sorted_and_thinned():

@@ -758,6 +758,13 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
             sure = _by_spacing(places, g, row_pitch, SPACING_SURE)
             chosen = sure or (flagged if len(flagged) == 1 else spaced)
             basis = "spacing" if sure else "flag" if len(flagged) == 1 else "spacing" if spaced else ""
+            if len(flagged) == 1 and chosen != flagged and _meld_kind([places[k].det.code for k in g]) is MeldKind.CHOW:
+                ends = sorted(g, key=lambda k: places[k].u)
+                if flagged <= {ends[0], ends[-1]}:
+                    # a chow's lone flag on an end tile stands against the spacing: in a steep view turned on the
+                    # photo the spacing can mark the far end (seed 13's 000002 and 000164); a flag on a chow's
+                    # middle tile is no claim a chow can have, and the spacing keeps it
+                    chosen, basis = flagged, "flag"
             if len(flagged) == 1 and chosen != flagged and flagged == {best} and rel[best] >= FLAG_BOX_RATIO:
                 # the flag and the box shape agree against the spacing: a sideways tile lies with its near
                 # edge on the meld's line, so its centre sits off the others' line, and in an oblique

@@ -1018,9 +1018,10 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
     return groups
 
 
-def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | None:
+def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray, wider: bool = False) -> int | None:
     """The end of a row (0 first, -1 last) whose tile lies in another pose than the rest (a winning tile laid
-    flat at the end of a standing row, with hardly a gap), or None."""
+    flat at the end of a standing row, with hardly a gap), or None. ``wider``: only a tile longer along the row
+    than the rest counts (laid flat, not cut short by a finger or the photo's edge)."""
     def ratio(k: int) -> float:
         w, h = places[k].det.width, places[k].det.height
         return (abs(w * u[0]) + abs(h * u[1])) / max(abs(w * u[1]) + abs(h * u[0]), 1e-6)
@@ -1029,7 +1030,8 @@ def _pose_apart(places: list[_Place], row: list[int], u: np.ndarray) -> int | No
     med = float(np.median(inner))
     if max(inner) / min(inner) > 1.3:  # the row itself varies: no telling
         return None
-    odd = [end for end, k in ((0, row[0]), (-1, row[-1])) if max(ratio(k) / med, med / ratio(k)) >= 1.45]
+    odd = [end for end, k in ((0, row[0]), (-1, row[-1]))
+           if (ratio(k) / med if wider else max(ratio(k) / med, med / ratio(k))) >= 1.45]
     return odd[0] if len(odd) == 1 else None
 
 
@@ -1261,6 +1263,15 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
             if places[k].box_size >= CUT_BOX * places[near].box_size \
                     and _extrapolated_spacing(places, full, -1 if side > 0 else 0) < WIN_FOLLOWS:
                 concealed, candidates = full, []
+        if len(candidates) == 1 and len(concealed) >= 5 and not parallel_joined:
+            # a lone tile set apart at one end, and at the other end a tile in another pose (laid flat at the
+            # end of a standing row): the pose wins; in a steep view the near end's first tile looks set apart
+            k, side = candidates[0]
+            full = sorted(concealed + [k], key=lambda i: places[i].u)
+            end = _pose_apart(places, full, u, wider=True)
+            if end is not None and full[end] != k:
+                candidates = [(full[end], 1 if end else -1)]
+                concealed = [i for i in full if i != full[end]]
         if not candidates and len(concealed) >= 5:
             end = _pose_apart(places, concealed, u)
             if end is None:

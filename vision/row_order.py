@@ -5,8 +5,9 @@ Players sort their concealed tiles: by suit, each suit's tiles in order of numbe
 but for a tile the classifier was unsure of, and one of that tile's next readings (``Detection.alternatives``)
 both sorts the row and still makes a winning hand, that reading is the likelier: a one-stick 1s read as 5m
 among the bamboos, a 6s read 9s at the end of the sixes. ``settle_by_order`` tries the unsure standing tiles'
-next readings, one or two at a time (as ``vision.repair`` does), and takes the re-reading that sorts the row when
-it is ``vision.repair.MARGIN`` times likelier than any other that does with another hand. The reading says so in
+next readings, one or two at a time (as ``vision.repair`` does) and three or more read alike together (a misread
+pung), and takes the re-reading that sorts the row when it is ``vision.repair.MARGIN`` times likelier than any
+other that does with another hand. The reading says so in
 ``corrections`` and ``notes``: never silently. A row read unsorted is otherwise left as it is (players also
 lay rows unsorted), and so is a row of fewer than ``MIN_TILES`` tiles (a short row is sorted by chance too often
 to say anything).
@@ -132,6 +133,11 @@ def settle_by_order(detections: Detections, reading: Any, read: Callable[[Detect
     for first, second in itertools.combinations(changes, 2):
         if first[1] != second[1]:
             attempt((first, second))
+    # three or more unsure tiles read alike (a pung misread) change alike: each to the same next reading
+    for read_as, code in {(tiles[i].code, c) for _, i, c, _ in changes}:
+        alike = [c for c in changes if c[2] == code and tiles[c[1]].code == read_as]
+        if len(alike) >= 3 and len({c[1] for c in alike}) == len(alike):
+            attempt(tuple(alike))
     if not found:
         return reading
     ranked = sorted(found.values(), key=lambda entry: -entry[0])

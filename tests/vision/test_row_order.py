@@ -117,3 +117,18 @@ def test_a_short_row_is_not_judged():
     misread = unsure(truth, first, "5m", 0.3, [("1s", 0.5)])
     misread = unsure(misread, second, "5m", 0.25, [("1s", 0.7)])
     assert group(misread).corrections == ()
+
+
+def test_three_unsure_tiles_read_alike_change_alike():
+    truth = scene([(0, "1m 1m 1m 2p 3p 4p 1s 1s 1s 7s 8s 9s 2z | 2z")])
+    assert hand_text(group(truth)) == norm("111m 234p 111789s 2z +2z")
+    # a pung of one-stick 1s read as three 5m: 111m 555m 234p 789s 22z is a winning hand too; no one or two
+    # re-readings sort the row, the three together do
+    misread = truth
+    ones = indices(truth, "1s")
+    for n, i in enumerate(ones):
+        misread = unsure(misread, i, "5m", 0.25 + 0.02 * n, [("1s", 0.6), ("9m", 0.3)])
+    reading = group(misread)
+    assert hand_text(reading) == norm("111m 234p 111789s 2z +2z") and reading.questions == ()
+    assert sorted(c.detection for c in reading.corrections) == sorted(ones)
+    assert {(c.read_as, c.taken_as) for c in reading.corrections} == {("5m", "1s")}

@@ -4,12 +4,11 @@ Players sort their concealed tiles: by suit, each suit's tiles in order of numbe
 (the renderer lays 70 % of its rows so and 10 % with a few neighbours swapped). When the row as read is sorted
 but for a tile the classifier was unsure of, and one of that tile's next readings (``Detection.alternatives``)
 both sorts the row and still makes a winning hand, that reading is the likelier: a one-stick 1s read as 5m
-among the bamboos, a 6s read 9s at the end of the sixes. ``settle_by_order`` tries the unsure standing tiles'
+among the bamboos, a 9s pair read 6s after the eights. ``settle_by_order`` tries the unsure standing tiles'
 next readings, one or two at a time (as ``vision.repair`` does) and three or more read alike together (a misread
 pung), and takes the re-reading that sorts the row when it is ``vision.repair.MARGIN`` times likelier than any
-other that does with another hand. The reading says so in
-``corrections`` and ``notes``: never silently. A row read unsorted is otherwise left as it is (players also
-lay rows unsorted), and so is a row of fewer than ``MIN_TILES`` tiles (a short row is sorted by chance too often
+other that does with another hand. The reading says so in ``corrections`` and ``notes``: never silently. A row
+read unsorted is otherwise left as it is (players also lay rows unsorted), and so is a row of fewer than ``MIN_TILES`` tiles (a short row is sorted by chance too often
 to say anything).
 
 >>> from scorer.tiles import Tile

@@ -401,20 +401,41 @@ def group(detections: Detections) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
     the detections' alternative readings are tried (``vision.repair``); when the standing row is sorted but for
     unsure tiles, the re-reading that sorts it (``vision.row_order``)."""
-    from vision.repair import ask_about_flowers, repair
+    from vision.repair import ask_about_flowers, is_winning_shape, needs_repair, repair
     from vision.row_order import settle_by_order
 
-    def read(changed: Detections, dropped: frozenset[int]) -> Reading:
-        return _group(changed, frozenset(), dropped=dropped)
+    def full(own: frozenset[int]) -> Reading:
+        """The whole reading with the detections ``own`` read as places of their own (not as lying on another)."""
+        def read(changed: Detections, dropped: frozenset[int]) -> Reading:
+            return _group(changed, own, dropped=dropped)
 
-    reading = settle_by_order(detections, repair(detections, _group(detections, frozenset()), read), read)
+        return settle_by_order(detections, repair(detections, _group(detections, own), read), read)
+
+    reading = full(frozenset())
+    if reading.hand is None or needs_repair(reading) or any(
+            q.id in ("hand", "winning-tile") or q.id.startswith("meld-") for q in reading.questions):
+        # a box set aside as lying on a more confident one may be a tile after all: in a row seen end on, or
+        # steeply, neighbours' boxes overlap by half. Read each such box as a tile of its own; one clean winning
+        # hand (no question) is taken, and the reading says so
+        found: dict[Hand, tuple[int, Reading]] = {}
+        for ignored in reading.ignored:
+            if ignored.reason.startswith(LIES_ON):
+                again = full(frozenset({ignored.detection}))
+                if again.hand is not None and not again.questions and is_winning_shape(again.hand):
+                    found.setdefault(again.hand, (ignored.detection, again))
+        if len(found) == 1:
+            ((index, again),) = found.values()
+            note = (f"Detection {index} ({detections.tiles[index].code_str}) was set aside as lying on a more "
+                    "confident box; read as a tile of its own, the tiles make a winning hand, so it was taken so.")
+            reading = replace(again, notes=again.notes + (note,))
     return ask_about_flowers(detections, reading)
 
 
 def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
            dropped: frozenset[int] = frozenset()) -> Reading:
-    """``unstack``: detections overlapping a box of their code that are not a kong's fourth tile after all
-    (their group is no pung): neighbours whose boxes overlap in strong perspective. ``flags``: whether the
+    """``unstack``: detections read as places of their own though their boxes lie on another's: of their code,
+    not a kong's fourth tile after all (their group is no pung), neighbours whose boxes overlap in strong
+    perspective; of another code, a box ``group`` reads again as a tile when the hand is short without it. ``flags``: whether the
     detector's sideways flags are evidence (False once they proved absent or implausible: then they are
     dropped, and a claim only the geometry could guess is asked). ``dropped``: detections taken for no tile
     (``vision.repair``), ignored as ``NO_TILE``."""
@@ -438,7 +459,7 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
             if _overlap(det.box, p.det.box) >= STACK_OVERLAP:
                 host = p
                 break
-        if host is None or (i in unstack and host.det.code == det.code):
+        if host is None or i in unstack:
             places.append(_Place(i, det, np.array(det.center, dtype=float)))
         elif host.det.code == det.code and not det.is_back and not host.extra:
             host.extra.append(i)  # a kong's fourth tile lying on the sideways one
@@ -1137,9 +1158,13 @@ def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple
     return None
 
 
+LIES_ON = "its box lies on the"
+"""The start of the reason a box stacked on a more confident one is ignored (``_lies_on``)."""
+
+
 def _lies_on(host: _Place) -> str:
     """Why a box stacked on a more confident one of another place (or of the same tile, boxed twice) is ignored."""
-    return f"its box lies on the {host.det.code_str} (detection {host.index}), which is more confident"
+    return f"{LIES_ON} {host.det.code_str} (detection {host.index}), which is more confident"
 
 
 SURE_APART = 0.5

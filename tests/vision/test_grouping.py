@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 import math
 from pathlib import Path
 
@@ -930,3 +931,34 @@ def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, ca
     assert set(data) == {"true_boxes", "detector", "detector_first_readings"}
     assert data["detector"]["photos"] == data["detector_first_readings"]["photos"] == 2
     assert len(calls) == 2 and len(set(calls)) == 2
+
+
+def _slid_onto_neighbour(detections: Detections, code: str, onto: str, share: float, confidence: float) -> Detections:
+    """The box of ``code`` slid along the row by ``share`` of its width onto ``onto``'s (a row seen steeply, where
+    neighbours' boxes overlap by half), at ``confidence``."""
+    tiles = list(detections.tiles)
+    moved = next(i for i, t in enumerate(tiles) if t.code_str == code)
+    host = next(t for t in tiles if t.code_str == onto)
+    x1, y1, x2, y2 = tiles[moved].box
+    step = share * (x2 - x1) * (1 if host.box[0] > x1 else -1)
+    tiles[moved] = replace(tiles[moved], box=(x1 + step, y1, x2 + step, y2), confidence=confidence)
+    return Detections(detections.width, detections.height, tuple(tiles))
+
+
+def test_a_box_set_aside_as_lying_on_its_neighbour_is_read_as_a_tile_when_the_hand_needs_it():
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 5z")])
+    steep = _slid_onto_neighbour(truth, "8s", "7s", 0.55, 0.6)
+    reading = group(steep)
+    assert reading.questions == () and notation(reading) == norm("123m 456p 789s 1155z +5z")
+    assert reading.ignored == ()
+    assert any("set aside as lying on a more confident box" in note for note in reading.notes)
+
+
+def test_a_box_lying_on_another_stays_set_aside_when_the_hand_is_whole_without_it():
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 5z")])
+    extra = Detection(Tile.parse("3z"), truth.tiles[0].box, 0.3)  # a second box on the 1m, read as another tile
+    shifted = replace(extra, box=(extra.box[0] + 5, extra.box[1] + 5, extra.box[2] + 5, extra.box[3] + 5))
+    reading = group(Detections(truth.width, truth.height, truth.tiles + (shifted,)))
+    assert reading.questions == () and notation(reading) == norm("123m 456p 789s 1155z +5z")
+    assert [i.detection for i in reading.ignored] == [len(truth.tiles)]
+    assert not any("set aside" in note for note in reading.notes)

@@ -435,8 +435,8 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
            dropped: frozenset[int] = frozenset()) -> Reading:
     """``unstack``: detections read as places of their own though their boxes lie on another's: of their code,
     not a kong's fourth tile after all (their group is no pung), neighbours whose boxes overlap in strong
-    perspective; of another code, a box ``group`` reads again as a tile when the hand is short without it. ``flags``: whether the
-    detector's sideways flags are evidence (False once they proved absent or implausible: then they are
+    perspective; of another code, a box ``group`` reads again as a tile when the hand is short without it.
+    ``flags``: whether the detector's sideways flags are evidence (False once they proved absent or implausible: then they are
     dropped, and a claim only the geometry could guess is asked). ``dropped``: detections taken for no tile
     (``vision.repair``), ignored as ``NO_TILE``."""
     if not flags:
@@ -779,7 +779,8 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
             sure = _by_spacing(places, g, row_pitch, SPACING_SURE)
             chosen = sure or (flagged if len(flagged) == 1 else spaced)
             basis = "spacing" if sure else "flag" if len(flagged) == 1 else "spacing" if spaced else ""
-            if len(flagged) == 1 and chosen != flagged and _meld_kind([places[k].det.code for k in g]) is MeldKind.CHOW:
+            if len(flagged) == 1 and chosen != flagged \
+                    and _meld_kind([places[k].det.code for k in g]) is MeldKind.CHOW:
                 ends = sorted(g, key=lambda k: places[k].u)
                 if flagged <= {ends[0], ends[-1]}:
                     # a chow's lone flag on an end tile stands against the spacing: in a steep view turned on the

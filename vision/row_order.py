@@ -8,8 +8,8 @@ among the bamboos, a 9s pair read 6s after the eights. ``settle_by_order`` tries
 next readings, one or two at a time (as ``vision.repair`` does) and three or more read alike together (a misread
 pung), and takes the re-reading that sorts the row when it is ``vision.repair.MARGIN`` times likelier than any
 other that does with another hand. The reading says so in ``corrections`` and ``notes``: never silently. A row
-read unsorted is otherwise left as it is (players also lay rows unsorted), and so is a row of fewer than ``MIN_TILES`` tiles (a short row is sorted by chance too often
-to say anything).
+read unsorted is otherwise left as it is (players also lay rows unsorted), and so is a row of fewer than
+``MIN_TILES`` tiles (a short row is sorted by chance too often to say anything).
 
 >>> from scorer.tiles import Tile
 >>> row_is_sorted([Tile.parse(c) for c in ("2m", "3m", "4m", "7p", "7p", "1s", "2s", "3s", "1z", "1z")])

@@ -75,9 +75,8 @@ def standing_row(reading: Any) -> list[Any]:
     return sorted((t for t in reading.tiles if t.group == "concealed"), key=lambda t: t.position)
 
 
-def _row_tiles(reading: Any) -> list[Tile] | None:
-    """The standing row's tiles in reading order, or None when a face-down tile stands in it."""
-    row = standing_row(reading)
+def _row_tiles(row: list[Any]) -> list[Tile] | None:
+    """The tiles of a standing row (``standing_row``), or None when a face-down tile stands in it."""
     if any(t.code == BACK_CODE for t in row):
         return None
     return [Tile.parse(t.code) for t in row]
@@ -92,7 +91,7 @@ def settle_by_order(detections: Detections, reading: Any, read: Callable[[Detect
     if reading.hand is None or any(q.id != TILE_READING for q in reading.questions):
         return reading
     row = standing_row(reading)
-    codes = _row_tiles(reading)
+    codes = _row_tiles(row)
     if codes is None or len(codes) < MIN_TILES or row_is_sorted(codes):
         return reading
     tiles = detections.tiles
@@ -118,7 +117,7 @@ def settle_by_order(detections: Detections, reading: Any, read: Callable[[Detect
         reread = read(Detections(detections.width, detections.height, tuple(changed)), frozenset())
         if not _fixed(reread) or reread.questions:
             return
-        reread_codes = _row_tiles(reread)
+        reread_codes = _row_tiles(standing_row(reread))
         if reread_codes is None or not row_is_sorted(reread_codes):
             return
         likelihood = 1.0

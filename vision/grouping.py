@@ -794,10 +794,12 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 # then looks like one claimed from the left)
                 chosen, basis = flagged, "flag"
             if basis == "spacing" and chosen and (best not in chosen and rel[best] >= FLAG_BOX_RATIO
+                                                   and flagged != chosen
                                                    or len(flagged) == 1 and flagged != chosen):
                 # the box that stands out, or the detector's lone flag, is on another tile than the spacing's:
                 # in an oblique view a pung claimed from across (both spacings wide) can measure like one
-                # claimed at an end
+                # claimed at an end (a flag that agrees with the spacing outweighs the box: stop 22, true boxes
+                # of seeds 13 and 14 +1 hand each, where the box stood out by 1.05, just at FLAG_BOX_RATIO)
                 basis = "conflict"
                 if len(flagged) == 1 and flagged != chosen \
                         and _meld_kind([places[k].det.code for k in g]) is not MeldKind.CHOW:

@@ -260,10 +260,13 @@ def mark_sideways(detections: Sequence[Detection], *, margin: float = 1.08, min_
             sideways = False
         marked.append(bool(sideways))
     if axes is not None and len(axes) == len(tiles):
-        from vision.orientation import across_neighbours
+        from vision.orientation import across_neighbours, among_bonus
 
         # a tile lying across its two touching neighbours, which lie alike, is sideways whatever the crosses said
-        marked = across_neighbours(axes, np.array([t.box for t in tiles]), np.array(marked)).tolist()
+        marked = across_neighbours(axes, np.array([t.box for t in tiles]), np.array(marked))
+        # a flower or season only by the other flowers and seasons (they lie apart from the hand, face up)
+        bonus = np.array([not t.is_back and t.code.is_bonus for t in tiles], dtype=bool)
+        marked = among_bonus(axes, bonus, marked).tolist()
     return tuple(tile if tile.sideways == sideways else replace(tile, sideways=bool(sideways))
                  for tile, sideways in zip(tiles, marked))
 

@@ -11,8 +11,8 @@ from PIL import Image, ImageDraw
 from scorer.tiles import Tile
 from vision.detections import Detection
 from vision.detector import mark_sideways
-from vision.orientation import (AXIS_NAMES, AxisReader, AxisReaderError, across_neighbours, axes_from_outputs,
-                                axis_crop, sideways_from_axes)
+from vision.orientation import (AXIS_NAMES, AxisReader, AxisReaderError, across_neighbours, among_bonus,
+                                axes_from_outputs, axis_crop, sideways_from_axes)
 from vision.orientation_training import axis_target, face_axis
 
 ROW = np.array([90.0] * 10 + [0.0] * 3 + [92.0, 87.0])  # a row of upright faces with three lying across
@@ -122,6 +122,28 @@ def test_a_tile_is_not_set_sideways_by_neighbours_that_disagree_or_lie_apart():
     # a neighbour already flagged: the pair is no evidence
     flags = np.array([False, False, True, False])
     assert across_neighbours(np.array([50.0, 150.0, 52.0, 50.0]), boxes, flags).tolist() == flags.tolist()
+
+
+def test_flowers_lying_flat_in_a_steep_view_are_judged_against_each_other_not_the_standing_row():
+    """A steep view (as seed 12's 000198): a standing row (faces at about 100 degrees), and beside its end three
+    flowers lying face up, their axes turned by perspective to about 15. Against the row's tiles, the most of their
+    nearest, they lie across; against each other (the only tiles they lie with) they do not. A flower that lies
+    across the other flowers is still sideways; one with fewer than two others to be judged by is not."""
+    row = [(100 + i * 14.0, 20.0, 112 + i * 14.0, 32.0) for i in range(10)]
+    flowers = [(58 + i * 14.0, 0.0, 70 + i * 14.0, 12.0) for i in range(3)]
+    codes = ["1m"] * 10 + ["1f", "2f", "3f"]
+    tiles = tuple(Detection(Tile.parse(c), b, 0.9) for c, b in zip(codes, row + flowers))
+    axes = np.array([100, 102, 98, 101, 99, 100, 97, 103, 100, 101, 13, 17, 10], dtype=float)
+    centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in row + flowers])
+    assert sideways_from_axes(axes, centres=centres)[10:].all()  # the crosses alone take them for sideways tiles
+    assert [t.sideways for t in mark_sideways(tiles, axes=axes)] == [False] * 13
+    across = axes.copy()
+    across[12] = 105.0
+    assert [t.sideways for t in mark_sideways(tiles, axes=across)][10:] == [False, False, True]
+    bonus = np.array([False, True, True])
+    assert among_bonus(np.array([90.0, 0.0, 90.0]), bonus, np.array([False, True, False])).tolist() == [False] * 3
+    assert among_bonus(np.array([90.0, 0.0, np.nan]), bonus, np.array([True, True, False])).tolist() == \
+        [True, False, False]  # the other tiles' flags are left alone
 
 
 def test_each_detection_keeps_its_own_boxs_axis_when_the_detections_are_sorted_and_thinned():

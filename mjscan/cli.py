@@ -55,8 +55,9 @@ class InputError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mjscan",
-        description="Photograph a finished mahjong hand, get its score. This version scores hands written "
-                    "as JSON or in the text notation.")
+        description="Photograph a finished mahjong hand, get its score: 'mjscan scan --rules R PHOTO' reads the "
+                    "hand in a photo and scores it; 'mjscan score' scores a hand written as JSON or in the text "
+                    "notation.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 

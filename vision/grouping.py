@@ -1188,9 +1188,10 @@ APART_MARGIN = 1.25
 def _one_at_end(b: _Builder, places: list[_Place], row: list[int], candidates: list[tuple[int, int]],
                 gaps: dict[int, float], wanted: int) -> tuple[list[int], list[tuple[int, int]]]:
     """The standing row and the winning tile when two lone tiles lie at the same end of it (the layout sets one
-    apart): the same tile boxed twice (one code, stacked boxes: the less confident box is ignored), or one sure
-    and one unsure tile (``SURE_APART``), when the tile count then makes a hand (``wanted``: standing tiles and
-    the winning tile). Otherwise both stay candidates, and the winning tile is asked."""
+    apart): the same tile boxed twice (one code, stacked boxes: the less confident box is ignored), two alike that
+    the hand needs both of (the hand is the same whichever won), or one sure and one unsure tile (``SURE_APART``),
+    when the tile count then makes a hand (``wanted``: standing tiles and the winning tile). Otherwise both stay
+    candidates, and the winning tile is asked."""
     near, far = sorted(candidates, key=lambda c: gaps[c[0]])
     a, c = places[near[0]], places[far[0]]
     if a.det.code == c.det.code and _overlap(a.det.box, c.det.box) >= STACK_OVERLAP:
@@ -1198,6 +1199,10 @@ def _one_at_end(b: _Builder, places: list[_Place], row: list[int], candidates: l
         host = places[keep[0]]
         b.ignore(places[drop[0]].index, _lies_on(host))
         return row, [keep]
+    if a.det.code == c.det.code and len(row) + 2 == wanted:
+        # two alike, and the hand needs both: whichever won, the hand is the same (stop 22: seed 13's 000080, the
+        # pair's second tile a little apart from the row's end, the winning tile far beyond it); the far one is taken
+        return sorted(row + [near[0]], key=lambda k: places[k].u), [far]
     sure, unsure = sorted((near, far), key=lambda x: -places[x[0]].det.confidence)
     if places[unsure[0]].det.confidence >= SURE_APART \
             or places[sure[0]].det.confidence < APART_MARGIN * places[unsure[0]].det.confidence:

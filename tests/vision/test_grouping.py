@@ -300,8 +300,11 @@ def test_an_unsure_tile_between_the_row_and_the_winning_tile_is_the_rows_end():
 
 
 def test_two_sure_lone_tiles_at_one_end_or_a_count_that_makes_no_hand_are_asked():
-    sure = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p | 5s | 5s")])
+    sure = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 5s | 3p | 5s")])
     assert [q.id for q in group(sure).questions] == ["winning-tile"]
+    # two alike that the hand needs both of: the hand is the same whichever won (seed 13's 000080)
+    alike = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p | 5s | 5s")])
+    assert notation(group(alike)) == norm("123456789m 123p 5s +5s")
     # an unsure box beyond, but the row is a tile short of a hand with the nearer one: no telling, asked
     short = scene([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p | 5s | 5z")])
     short = _with(short, len(short.tiles) - 1, confidence=0.3)

@@ -753,6 +753,13 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
     rows = [places[k].pitch / places[k].box_size for g in groups if len(g) >= 5 for k in g]
     row_pitch = float(np.median(rows)) if rows else None
     for g in groups:
+        if len(g) in (3, 4) and not any(places[k].is_back or places[k].extra for k in g) \
+                and _meld_kind([places[k].det.code for k in g]) is None:
+            # a box shape's mark (``_first_sideways``, not a flag) in a group that forms no meld is no claim: a
+            # row's end box is often wider (stop 22: seeds 11, 14, 16 and 17 +1 hand each from the true boxes)
+            for k in g:
+                if places[k].basis == "box":
+                    places[k].sideways, places[k].basis = False, ""
         if len(g) not in (3, 4) or any(places[k].is_back or places[k].extra for k in g) \
                 or _meld_kind([places[k].det.code for k in g]) is None:
             continue  # only a meld's tiles can be claimed

@@ -753,16 +753,16 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
     rows = [places[k].pitch / places[k].box_size for g in groups if len(g) >= 5 for k in g]
     row_pitch = float(np.median(rows)) if rows else None
     for g in groups:
-        if len(g) in (3, 4) and not any(places[k].is_back or places[k].extra for k in g) \
-                and _meld_kind([places[k].det.code for k in g]) is None:
+        if len(g) not in (3, 4) or any(places[k].is_back or places[k].extra for k in g):
+            continue  # only a meld's tiles can be claimed
+        kind = _meld_kind([places[k].det.code for k in g])
+        if kind is None:
             # a box shape's mark (``_first_sideways``, not a flag) in a group that forms no meld is no claim: a
             # row's end box is often wider (stop 22: seeds 11, 14, 16 and 17 +1 hand each from the true boxes)
             for k in g:
                 if places[k].basis == "box":
                     places[k].sideways, places[k].basis = False, ""
-        if len(g) not in (3, 4) or any(places[k].is_back or places[k].extra for k in g) \
-                or _meld_kind([places[k].det.code for k in g]) is None:
-            continue  # only a meld's tiles can be claimed
+            continue
         rel = {k: ratios[k] / max(float(np.median([ratios[j] for j in g if j != k])), 1e-6) for k in g}
         best = max(g, key=lambda k: rel[k])
         chosen: set[int] | None = None
@@ -786,8 +786,7 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
             sure = _by_spacing(places, g, row_pitch, SPACING_SURE)
             chosen = sure or (flagged if len(flagged) == 1 else spaced)
             basis = "spacing" if sure else "flag" if len(flagged) == 1 else "spacing" if spaced else ""
-            if len(flagged) == 1 and chosen != flagged \
-                    and _meld_kind([places[k].det.code for k in g]) is MeldKind.CHOW:
+            if len(flagged) == 1 and chosen != flagged and kind is MeldKind.CHOW:
                 ends = sorted(g, key=lambda k: places[k].u)
                 if flagged <= {ends[0], ends[-1]}:
                     # a chow's lone flag on an end tile stands against the spacing: in a steep view turned on the
@@ -808,8 +807,7 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 # claimed at an end (a flag that agrees with the spacing outweighs the box: stop 22, true boxes
                 # of seeds 13 and 14 +1 hand each, where the box stood out by 1.05, just at FLAG_BOX_RATIO)
                 basis = "conflict"
-                if len(flagged) == 1 and flagged != chosen \
-                        and _meld_kind([places[k].det.code for k in g]) is not MeldKind.CHOW:
+                if len(flagged) == 1 and flagged != chosen and kind is not MeldKind.CHOW:
                     # but a pung's lone flag outweighs the spacing: in the meld scenes of seeds 10-16 a pung whose
                     # flag and spacing disagreed was claimed as flagged in every case seen (stop 22: true boxes +7
                     # hands, detections +3; one kong whose bottom tile is hidden now reads as a pung, as it looks)

@@ -24,7 +24,7 @@ import numpy as np
 from PIL import Image
 
 from vision.classifier_training import PHOTO_SUFFIXES, gather_crops, jitter_box, photo_paths
-from vision.orientation import AXIS_NAMES, AXIS_SIZE, axes_from_outputs, axis_crop
+from vision.orientation import AXIS_NAMES, AXIS_SIZE, axes_from_outputs, axis_apart, axis_crop
 
 
 def face_axis(quad: Sequence[Sequence[float]]) -> float:
@@ -83,7 +83,7 @@ def axis_errors(model, crops: np.ndarray, axes: np.ndarray) -> np.ndarray:
     from vision.classifier_training import _run_batches
 
     read = axes_from_outputs(_run_batches(model, crops, 512, lambda m, xb: m(xb), 2))
-    return np.abs((read - axes + 90.0) % 180.0 - 90.0)
+    return axis_apart(read, axes)
 
 
 def train_reader(crops: np.ndarray, axes: np.ndarray, *, epochs: int, batch: int = 256, lr: float = 0.003,

@@ -983,12 +983,20 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
     def lone_claim(a: list[int], c: list[int]) -> bool:
         """A lone sideways tile and a pair beside it on the line that make one meld together (a chow or
         pung split at its claimed tile: in steep views the pair's pitch is read short, so the gap looks
-        wide). The pair alone is no group of a hand, so joining them risks nothing the reading had."""
+        wide), the pair unflagged or with one flag of its own. The pair alone is no group of a hand, so joining
+        them risks nothing the reading had."""
         single, pair = (a, c) if len(a) == 1 else (c, a)
         if len(single) != 1 or len(pair) != 2 or not places[single[0]].sideways:
             return False
-        if any(places[k].sideways or places[k].is_back or places[k].extra for k in pair):
+        if any(places[k].is_back or places[k].extra for k in pair):
             return False
+        if any(places[k].sideways for k in pair):
+            # a pair that carries a flag too: a wrong flag on one of the meld's other tiles reads it longer along
+            # the row, so the gaps split the meld at the claimed tile; joined, the meld's two flags are judged
+            # again (``_flags_plausible``, ``_mark_sideways``). Stop 23: detector +4 hands on seeds 10-17, no loss
+            union = [places[k] for k in a + c]
+            return follows(a, c, MEND_LONE) and sum(p.sideways for p in union) == 2 \
+                and _meld_kind([p.det.code for p in union]) is not None
         return follows(a, c, MEND_LONE) and meld_of([a, c])
 
     def meld_of(parts: list[list[int]]) -> bool:

@@ -76,6 +76,7 @@ class Scheme:
     dots: str = "rings"  # rings | flower | coin | solid
     sticks: str = "segmented"  # segmented | bars | reeds
     bird: str = "sparrow"  # sparrow | peacock | stick (the 1s as one big bamboo stick, as some sets draw it)
+    one_stick: tuple[str, float, float] = ("green", 0.16, 0.62)  # bird "stick": its ink, width and length shares
     white: str = "frame"  # blank | frame | double | char
     white_inset: float = 0.13  # double frame: the inner frame's inset, a share of the face's width
     white_line: float = 1.0  # the White dragon's frame line, times the usual width
@@ -172,13 +173,15 @@ def _random_palette(rng: random.Random) -> Palette:
 
 # Generation 2 adds options real sets have and generation 1 never drew: flowers and seasons without a seat
 # number (only the character or picture tells them apart), the 1s as one big stick, White frames of other
-# weights and insets. Generation 1 stays as it was, so that older recipes paint the same styles.
-RANDOM_GENERATIONS = (1, 2)
-RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-"}
+# weights and insets. Generation 3 (stop 23) draws the 1s as one stick more often, and that stick in any of the
+# suit's inks, as thin as the other bamboo sticks or twice as wide, short or face-long: real sets print it every
+# way. Earlier generations stay as they were, so that older recipes paint the same styles.
+RANDOM_GENERATIONS = (1, 2, 3)
+RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-", 3: f"{RANDOM_PREFIX}g3-"}
 
 
 def random_style_name(seed: int, generation: int = 1) -> str:
-    """``painted-random-<seed>`` (generation 1) or ``painted-random-g2-<seed>``."""
+    """``painted-random-<seed>`` (generation 1), ``painted-random-g2-<seed>`` or ``painted-random-g3-<seed>``."""
     if generation not in RANDOM_PREFIXES:
         raise ValueError(f"The random style generation must be one of {RANDOM_GENERATIONS}, not {generation}.")
     return f"{RANDOM_PREFIXES[generation]}{seed}"
@@ -187,7 +190,12 @@ def random_style_name(seed: int, generation: int = 1) -> str:
 def random_scheme(seed: int, generation: int = 1) -> Scheme:
     """A style drawn at random from every option the painter has (named by ``random_style_name``).
 
-    Generation 2 draws the same style as generation 1 and then its own extra options, from the same stream."""
+    Generation 2 draws the same style as generation 1 and then its own extra options, from the same stream;
+    generation 3 draws generation 2's style and then its 1s.
+
+    >>> random_scheme(7, 3).bird in ("sparrow", "peacock", "stick"), random_scheme(7, 2).one_stick
+    (True, ('green', 0.16, 0.62))
+    """
     name = random_style_name(seed, generation)
     rng = random.Random(f"random-scheme:{seed}")
     back_kind = rng.choice((None, "plain", "lattice", "stripes", "emblem"))
@@ -208,9 +216,13 @@ def random_scheme(seed: int, generation: int = 1) -> Scheme:
         wan=rng.choice(("萬", "萬", "万")), back=back)
     if generation == 1:
         return scheme
-    return replace(scheme, bonus_numeral=rng.choice((scheme.bonus_numeral, "none")),
-                   bird=scheme.bird if rng.random() < 0.65 else "stick",
-                   white_inset=rng.uniform(0.08, 0.3), white_line=rng.uniform(0.6, 1.7))
+    scheme = replace(scheme, bonus_numeral=rng.choice((scheme.bonus_numeral, "none")),
+                     bird=scheme.bird if rng.random() < 0.65 else "stick",
+                     white_inset=rng.uniform(0.08, 0.3), white_line=rng.uniform(0.6, 1.7))
+    if generation == 2:
+        return scheme
+    return replace(scheme, bird=scheme.bird if rng.random() < 0.4 else "stick",
+                   one_stick=(rng.choice(("green", "red", "blue")), rng.uniform(0.07, 0.2), rng.uniform(0.45, 0.85)))
 
 
 def _jitter(rng: random.Random, colour: RGB, amount: int = 10) -> RGB:
@@ -567,7 +579,9 @@ class FacePainter:
         width, height = x1 - x0, y1 - y0
         if rank == 1 and self.scheme.bird == "stick":
             cx, cy = self._spread(box, 0.5, 0.5)
-            self._stick(cx, cy, 0.62 * height * self.scheme.size, 0.16 * width * self.scheme.size, self.palette.green)
+            ink, thickness, length = self.scheme.one_stick
+            self._stick(cx, cy, length * height * self.scheme.size, thickness * width * self.scheme.size,
+                        getattr(self.palette, ink))
         elif rank == 1:
             self._bird(box)
         elif rank == 8:

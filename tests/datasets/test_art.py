@@ -343,7 +343,47 @@ def test_second_generation_random_schemes_add_options_and_leave_the_first_alone(
     assert "stick" in {s.bird for s in second}
     assert len({s.white_inset for s in second}) == 40
     with pytest.raises(ValueError, match="generation must be one of"):
-        random_scheme(1, generation=3)
+        random_scheme(1, generation=4)
+
+
+def test_third_generation_draws_the_one_stick_1s_every_way_and_leaves_the_second_alone():
+    """Generation 3 is generation 2's style plus a one-stick 1s more often, in any suit ink, width and length;
+    generation 2's styles keep the green stick they always had."""
+    from datasets.art.painter import Scheme, random_scheme
+
+    second = [random_scheme(seed, generation=2) for seed in range(60)]
+    third = [random_scheme(seed, generation=3) for seed in range(60)]
+    assert [s.name for s in third] == [f"painted-random-g3-{k}" for k in range(60)]
+    for old, new in zip(second, third):
+        assert {k: v for k, v in vars(old).items() if k not in {"name", "bird", "one_stick"}} == \
+            {k: v for k, v in vars(new).items() if k not in {"name", "bird", "one_stick"}}
+        assert old.one_stick == Scheme("x", 0).one_stick
+        assert new.bird == "stick" or new.bird == old.bird
+    sticks = [s for s in third if s.bird == "stick"]
+    assert len(sticks) > sum(s.bird == "stick" for s in second)
+    assert {s.one_stick[0] for s in third} == {"green", "red", "blue"}
+    assert min(s.one_stick[1] for s in third) < 0.1 < 0.18 < max(s.one_stick[1] for s in third)
+    assert all(0.45 <= s.one_stick[2] <= 0.85 for s in third)
+
+
+def test_the_one_stick_is_painted_in_its_ink_and_size():
+    from dataclasses import replace
+
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    base = replace(SCHEMES[0], bird="stick", index=None)
+    thin_red = FacePainter(replace(base, one_stick=("red", 0.08, 0.8)), (60, 80)).paint("1s")
+    wide_green = FacePainter(replace(base, one_stick=("green", 0.18, 0.5)), (60, 80)).paint("1s")
+
+    def inked(face, colour):
+        near = np.abs(face[..., :3].astype(int) - np.array(colour)).sum(-1) < 60
+        return near & (face[..., 3] > 128)
+
+    red, green = inked(thin_red, base.palette.red), inked(wide_green, base.palette.green)
+    assert red.sum() > 0 and inked(thin_red, base.palette.green).sum() == 0
+    assert green.sum() > red.sum()
+    span = lambda mask: np.ptp(np.flatnonzero(mask.any(axis=1)))  # noqa: E731
+    assert span(red) > span(green) * 1.3  # the long stick spans more of the face
 
 
 def test_second_generation_options_change_the_faces_they_should():

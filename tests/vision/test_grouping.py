@@ -688,11 +688,14 @@ def test_a_lone_sideways_tile_joins_the_pair_it_makes_a_meld_with(angle, meld, w
 @pytest.mark.parametrize("angle", [0, 90, 180])
 @pytest.mark.parametrize("meld, flags, written", [
     ("4s' | 3s 5s", {"4s": [True], "5s": [True], "1z": [False, True, False]}, "[4'35s]"),
-    ("7z' | 7z 7z", {"7z": [True, False, True], "1z": [False, True, False]}, "[7'77z]")])
+    ("7z' | 7z 7z", {"7z": [True, False, True], "1z": [False, True, False]}, "[7'77z]"),
+    ("7z' | 7z 7z", {"7z": [True, True, True], "1z": [False, True, False]}, "[7'77z]"),
+    ("4s' | 3s 5s", {"3s": [True], "5s": [True], "1z": [False, True, False]}, "[4'35s]")])
 def test_a_lone_sideways_tile_joins_a_pair_that_carries_a_wrong_flag(angle, meld, flags, written):
-    """The same split meld, and the detector also flags one tile of the pair (a wrong flag): the lone flagged
-    tile and the pair still make one meld, so they are joined, and the meld's two flags are judged again
-    rather than both pieces being left out as lying apart (stop 23: seed 10's 000071, a chow behind the row).
+    """The same split meld, and the detector also flags tiles of the pair (wrong flags; or only the pair's two,
+    the claimed tile unflagged): the lone tile and the pair still make one meld, so they are joined, and the
+    meld's flags are judged again rather than both pieces being left out as lying apart (stop 23: seed 10's
+    000071, a chow behind the row; seed 17's 000009, a pung with all three flagged).
     Not at 37 degrees: there two flags in one meld make every flag implausible (``_flags_plausible``), and without
     them the boxes of a turned row do not show the claimed tile, so the pieces stay apart (asked, as before)."""
     reading = group(_reflag(scene([(0, ROW2 + " | 9p"), (MELD_Y, meld + " | 1z 1z' 1z")], angle=angle), flags))

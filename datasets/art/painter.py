@@ -91,6 +91,12 @@ class Scheme:
     wan: str = "萬"
     back: tuple | None = None  # None | ("plain", rgb) | ("lattice", rgb, rgb) | ("stripes", rgb, rgb) | ("emblem", rgb, rgb)
 
+    def __post_init__(self) -> None:
+        ink, thickness, length = self.one_stick
+        if ink not in ("green", "red", "blue", "black") or not (0 < thickness <= 1 and 0 < length <= 1):
+            raise ValueError(f"one_stick must be (an ink: green, red, blue or black; a width and a length, shares of "
+                             f"the face in (0, 1]), not {self.one_stick!r}")
+
     @property
     def source(self) -> str:
         return f"procedural:{self.seed}"

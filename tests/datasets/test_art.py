@@ -384,6 +384,9 @@ def test_the_one_stick_is_painted_in_its_ink_and_size():
     assert green.sum() > red.sum()
     span = lambda mask: np.ptp(np.flatnonzero(mask.any(axis=1)))  # noqa: E731
     assert span(red) > span(green) * 1.3  # the long stick spans more of the face
+    for wrong in (("purple", 0.1, 0.5), ("red", 0.0, 0.5), ("red", 0.1, 1.5)):
+        with pytest.raises(ValueError, match="one_stick must be"):
+            replace(base, one_stick=wrong)
 
 
 def test_second_generation_options_change_the_faces_they_should():

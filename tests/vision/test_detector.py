@@ -300,6 +300,23 @@ def test_a_box_the_classifier_rejects_does_not_hide_the_tile_beneath_it():
     assert detections.tiles[0].confidence == pytest.approx(0.8 * 0.9)
 
 
+def test_a_box_over_part_of_a_tile_is_dropped_by_the_final_nms():
+    # the localiser also boxes the tile's lower 40 % (IoU 0.4 with the tile's box, inside it, so its crop reads 7m
+    # too): with the final NMS at FINAL_IOU (0.35) it goes; at 0.5, as until stop 23, the hand got a tile too many
+    from vision.detector import FINAL_IOU
+
+    assert 0.3 <= FINAL_IOU < 0.4
+    detector = fake_detector(320, classifier=_RedShareClassifier())
+    detector.session = _FixedLocaliser([(120, 128, 40, 56, 0.9), (120, 144.8, 40, 22.4, 0.8)])
+    detections = detector.detect(photo_with_boxes(320, 320, [(100, 100, 140, 156)]))
+    assert [t.code_str for t in detections.tiles] == ["7m"]
+    assert boxes_of(detections.tiles) == [(100, 100, 140, 156)]
+    # two tiles side by side (their boxes touch) both stay
+    detector.session = _FixedLocaliser([(120, 128, 40, 56, 0.9), (160, 128, 40, 56, 0.8)])
+    detections = detector.detect(photo_with_boxes(320, 320, [(100, 100, 140, 156), (140, 100, 180, 156)]))
+    assert [t.code_str for t in detections.tiles] == ["7m", "7m"]
+
+
 def test_alternative_readings_keep_the_next_likeliest_tiles_on_the_detections_scale():
     from vision.detector import ALTERNATIVES, alternative_readings, to_detections
 

@@ -87,7 +87,8 @@ wrong reading's box then hides a weaker, right one from the AP curves."""
 FAST_READING = {"crop_margins": (MARGIN,), "read_upright": False, "mirror": False}
 """``Detector(**FAST_READING)`` (``mjscan detect/read/scan --fast``) reads much as stop 17 did: one crop a box, as cut,
 and no mirrored passes (the boxes still vote); at 12 MP about 110 ms against 245 ms, for real val mAP50 / mAP50-95
-0.9407 / 0.7321 against 0.9507 / 0.7415 and 61.5 % of photos exact against 67.6 % (models/README.md)."""
+0.9407 / 0.7321 against 0.9507 / 0.7415 and 61.5 % of photos exact against 67.6 % (models/README.md, stop 18; with
+stop 23's models and final NMS 0.9371 / 0.7282 and 62.8 % against 0.9468 / 0.7385 and 67.9 %)."""
 
 VOTE_IOU = 0.85
 VOTE_POWER = 4.0

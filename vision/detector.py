@@ -550,11 +550,12 @@ class Detector:
                                         cross_class_iou=None)]
             # and tighter among the boxes reported at the detector's threshold (FINAL_IOU); below it (asked for by the
             # evaluation's AP curves) a weaker box of another class over a tile stays a candidate
-            reported = keep[scores[keep] >= self.confidence]
+            above = scores[keep] >= self.confidence
+            reported = keep[above]
             if len(reported) > 1:
                 reported = reported[class_aware_nms(boxes[reported], scores[reported], np.zeros(len(reported)),
                                                     iou_threshold=FINAL_IOU, cross_class_iou=None)]
-                keep = np.concatenate([reported, keep[scores[keep] < self.confidence]])
+                keep = np.concatenate([reported, keep[~above]])
         return boxes[keep], scores[keep], classes[keep], alternatives[keep], None if axes is None else axes[keep]
 
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:

@@ -993,9 +993,7 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
             return False
         if not places[single[0]].sideways and sum(places[k].sideways for k in a + c) < 2:
             return False
-        if any(places[k].sideways for k in pair):
-            return follows(a, c, MEND_LONE) and _meld_kind([places[k].det.code for k in a + c]) is not None
-        return follows(a, c, MEND_LONE) and meld_of([a, c])
+        return follows(a, c, MEND_LONE) and _meld_kind([places[k].det.code for k in a + c]) is not None
 
     def meld_of(parts: list[list[int]]) -> bool:
         union = [k for g in parts for k in g]

@@ -5,13 +5,19 @@
 # also needs the ultralytics wheels in .whl/ (models/README.md); a classifier recipe does not.
 # Usage: tools/pack-for-gpu.sh [QUALITY [EVERY [ART_DIR...]]]
 #   QUALITY  WebP quality, default 75
-#   EVERY    keep every EVERY-th real photo by name, default 1 (3: one of Roboflow's three copies of each photo)
+#   EVERY    keep every EVERY-th real photo by name, default 1 (3: one of Roboflow's three copies of each photo);
+#            or K/N, K of every N (2/3: two of the three copies, when all 1,350 and the art do not fit)
 #   ART_DIR  painted bundles to carry beside art/ (e.g. art-random-g1-600: mjscan synth prepare-art --random ...)
 set -euo pipefail
 quality=${1:-75}
 every=${2:-1}
 shift $(( $# < 2 ? $# : 2 ))
-case $every in ''|*[!0-9]*|0) echo "EVERY must be a whole number from 1, not '$every'" >&2; exit 2 ;; esac
+case $every in
+  */*) keep=${every%/*} of=${every#*/} ;;
+  *) keep=1 of=$every ;;
+esac
+case "$keep:$of" in *[!0-9:]*|:*|*:|0:*|*:0) echo "EVERY must be a whole number from 1 or K/N (K of every N), not '$every'" >&2; exit 2 ;; esac
+[ "$keep" -le "$of" ] || { echo "EVERY K/N keeps K of every N photos: K cannot pass N ('$every')" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 real="$root/../shared/data/real-photos/train"
 out="$root/.gpu"
@@ -19,12 +25,14 @@ for dir in "$@"; do [ -f "$root/$dir/manifest.json" ] || { echo "no art bundle '
 rm -rf "$out" && mkdir -p "$out/real/images"
 tar -C "$root" -cf "$out/art.tar" art "$@"
 mkdir -p "$out/real/labels"
-python3 - "$real/images" "$out/real/images" "$quality" "$every" <<'PY'
+python3 - "$real/images" "$out/real/images" "$quality" "$keep" "$of" <<'PY'
 import sys
 from pathlib import Path
 from PIL import Image, ImageOps
-source, target, quality, every = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-for path in sorted(source.iterdir())[::every]:
+source, target, quality, keep, of = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+for i, path in enumerate(sorted(source.iterdir())):
+    if i % of >= keep:
+        continue
     with Image.open(path) as image:
         ImageOps.exif_transpose(image).convert("RGB").save(target / (path.stem + ".webp"), quality=quality, method=4)
     label = source.parent / "labels" / (path.stem + ".txt")

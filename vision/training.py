@@ -400,6 +400,12 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     upright_copies = int(crops.get("upright_copies", 0))
     if upright_copies and box_head:
         raise TrainingError("crops.upright_copies cannot go with network.box_head: upright crops have no box target.")
+    copies = int(crops.get("copies", 2))
+    # the real photos' crops, cut more often than the rendered ones' (`crops.real_copies`): with hundreds of
+    # thousands of rendered crops beside them, a round otherwise reads the real photos worse (round 13, stop 19)
+    real_copies = int(crops.get("real_copies", copies))
+    if copies < 1 or real_copies < 1:
+        raise TrainingError(f"crops.copies and crops.real_copies must be 1 or more, not {copies} and {real_copies}.")
     device = str(config.get("device", "cpu"))
     _check_device(device, str(config.get("_path", "the recipe")))
     workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
@@ -413,19 +419,26 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         localiser = root / mining["localiser"]
         if not localiser.is_file():
             raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
+    specs = data.get("synthetic") or []
+    specs = specs if isinstance(specs, list) else [specs]
+    # a set whose spec says `mine_false_boxes: false` is not mined: the localiser reads a photo in about a tenth of
+    # a second a core, which on a lent machine's short call is worth spending on a few thousand photos, not all
+    mined_sets = {folder for folder, spec in zip(rendered, specs) if spec.get("mine_false_boxes", True)}
+    real_folder = (root / data["real_train"]).resolve() if data.get("real_train") else None
     parts = []
     for i, folder in enumerate(sources):
         count = len([p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES])
         limit = max(1, int(count * fraction)) if fraction else None
         mined = None
-        if mining and folder in rendered:  # rendered photos only: their labels name every visible tile
+        if mining and folder in mined_sets:  # rendered photos only: their labels name every visible tile
             print(f"mjscan train: mining the localiser's false boxes in {folder}", file=sys.stderr)
             from vision.false_boxes import mine_folder
 
             mined = mine_folder(folder, localiser, min_score=float(mining.get("min_score", 0.1)),
                                 max_iou=float(mining.get("max_iou", 0.3)), workers=workers)
         print(f"mjscan train: cutting crops from {folder}", file=sys.stderr)
-        parts.append(build_crops([folder], copies=int(crops.get("copies", 2)), jitter=float(crops.get("jitter", 0.06)),
+        parts.append(build_crops([folder], copies=real_copies if folder == real_folder else copies,
+                                 jitter=float(crops.get("jitter", 0.06)),
                                  none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit,
                                  boxes=box_targets, false_boxes=mined,
                                  false_per_image=int(mining.get("per_image", 4)) if mining else 0,

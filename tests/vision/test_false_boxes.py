@@ -135,3 +135,49 @@ export: {onnx: models/classifier.onnx}
     recipe.write_text(text.replace("models/localiser.onnx", "models/missing.onnx"))
     with pytest.raises(TrainingError, match="missing.onnx"):
         train(recipe)
+
+
+def test_a_set_marked_not_to_mine_is_cut_unmined_and_the_real_photos_cut_real_copies_times(tmp_path, monkeypatch,
+                                                                                        capfd):
+    """``mine_false_boxes: false`` on a rendered set leaves it unmined (a lent machine's call is short), and
+    ``crops.real_copies`` cuts each real tile that many times while the other sets keep ``copies``."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import vision.detector
+    import vision.training
+    from vision.training import TrainingError, train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    _labelled_folder(tmp_path / "photos", count=2)
+    sets = {name: _labelled_folder(tmp_path / "data" / name, count=3) for name in ("mined", "unmined")}
+    monkeypatch.setattr(vision.training, "render_synthetic", lambda root, spec: sets[spec["out"].split("/")[-1]])
+    localiser = StandInLocaliser()
+    monkeypatch.setattr(vision.detector, "Detector", lambda path: localiser)
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "localiser.onnx").write_bytes(b"weights")
+    recipe = tmp_path / "classifier.yaml"
+    text = """
+task: classifier
+seed: 0
+epochs: 1
+batch: 16
+lr0: 0.01
+threads: 1
+network: {width: 8}
+crops: {copies: 1, real_copies: 3, jitter: 0.0, none_per_image: 0, seed: 1,
+        false_boxes: {localiser: models/localiser.onnx, per_image: 2}}
+data: {real_train: photos/images,
+       synthetic: [{out: data/mined, count: 3, seed: 1}, {out: data/unmined, count: 3, seed: 2, mine_false_boxes: false}]}
+run: {project: runs/classifier, name: test}
+export: {onnx: models/classifier.onnx}
+"""
+    recipe.write_text(text)
+    train(recipe)
+    err = capfd.readouterr().err
+    assert err.count("mining the localiser's false boxes") == 1 and str(sets["mined"]) in err
+    assert localiser.calls == 3  # the first set's three photos only
+    # real 2 photos x 4 tiles x 3 copies + two rendered sets of 3 x 4 tiles once + the mined set's 3 false boxes
+    assert f"{24 + 12 + 12 + 3} crops, 3 sources" in err
+    recipe.write_text(text.replace("real_copies: 3", "real_copies: 0"))
+    with pytest.raises(TrainingError, match="real_copies must be 1 or more"):
+        train(recipe)

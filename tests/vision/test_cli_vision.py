@@ -122,9 +122,10 @@ def test_train_configs_name_every_setting():
     later_rounds = ("classifier-average45", "classifier-round7", "classifier-round8", "classifier-round9",
                     "classifier-average-s13", "classifier-round10", "classifier-round11", "classifier-average-s13-11",
                     "classifier-round12", "classifier-average-s14-12", "classifier-round13", "classifier-round13-long",
-                    "classifier-round13-as-cut")
+                    "classifier-round13-as-cut", "classifier-round17b", "classifier-round17c", "classifier-round18-cpu")
     configs = {name: yaml.safe_load((repo / "configs" / f"{name}.yaml").read_text())
-               for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-boxhead")}
+               for name in (*localiser_chain, *classifier_chain, *later_rounds, "classifier", "classifier-round17",
+                            "classifier-boxhead")}
     for name in localiser_chain:
         for key in ("model", "imgsz", "epochs", "batch", "seed", "data", "export"):
             assert key in configs[name]
@@ -191,11 +192,17 @@ def test_train_configs_name_every_setting():
     assert configs["classifier"]["task"] == "classifier"
     assert configs["classifier"]["init"] == weights("classifier-round13")
     assert configs["classifier"].get("device", "cpu") == "cpu" and configs["classifier"]["crops"]["upright_copies"] > 0
+    # round 17 (shipped at stop 24) went on from it on a GPU, its real tiles cut more often than the rendered ones;
+    # 17b and 17c are its variants from the same start, round 18 a CPU round after it (measured, not shipped)
+    for name in ("classifier-round17", "classifier-round17b", "classifier-round17c"):
+        assert configs[name]["init"] == weights("classifier") and configs[name]["device"] == "cuda"
+        assert configs[name]["crops"]["real_copies"] > configs[name]["crops"]["copies"]
+    assert configs["classifier-round18-cpu"]["init"] == weights("classifier-round17")
     # only the last round of each chain writes into models/
     assert configs["detector"]["export"]["onnx"] == "models/detector.onnx"
-    assert configs["classifier"]["export"]["onnx"] == "models/classifier.onnx"
+    assert configs["classifier-round17"]["export"]["onnx"] == "models/classifier.onnx"
     assert all(not configs[name]["export"]["onnx"].startswith("models/")
-               for name in (*localiser_chain[:-1], *classifier_chain, *later_rounds, "classifier-boxhead"))
+               for name in (*localiser_chain[:-1], *classifier_chain, *later_rounds, "classifier", "classifier-boxhead"))
 
 
 def test_mjscan_read_text_names_a_tile_read_again():

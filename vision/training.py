@@ -189,11 +189,15 @@ def generated_sets(root: Path, data: dict[str, Any]) -> list[Path]:
     return [folder for folder in made if folder is not None]
 
 
-def synthetic_sets(root: Path, data: dict[str, Any]) -> list[Path]:
-    """The image folders of ``data.synthetic`` (one rendered set or a list of them), each rendered first
-    when it is not there yet."""
+def synthetic_specs(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """``data.synthetic`` as a list: a recipe may name one rendered set or a list of them."""
     specs = data.get("synthetic") or []
-    return [render_synthetic(root, spec) for spec in (specs if isinstance(specs, list) else [specs])]
+    return specs if isinstance(specs, list) else [specs]
+
+
+def synthetic_sets(root: Path, data: dict[str, Any]) -> list[Path]:
+    """The image folders of ``data.synthetic``, in its order, each rendered first when it is not there yet."""
+    return [render_synthetic(root, spec) for spec in synthetic_specs(data)]
 
 
 def make_stretched(root: Path, spec: dict[str, Any] | None) -> Path | None:
@@ -419,11 +423,9 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         localiser = root / mining["localiser"]
         if not localiser.is_file():
             raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
-    specs = data.get("synthetic") or []
-    specs = specs if isinstance(specs, list) else [specs]
     # a set whose spec says `mine_false_boxes: false` is not mined: the localiser reads a photo in about a tenth of
     # a second a core, which on a lent machine's short call is worth spending on a few thousand photos, not all
-    mined_sets = {folder for folder, spec in zip(rendered, specs) if spec.get("mine_false_boxes", True)}
+    mined_sets = {folder for folder, spec in zip(rendered, synthetic_specs(data)) if spec.get("mine_false_boxes", True)}
     real_folder = (root / data["real_train"]).resolve() if data.get("real_train") else None
     parts = []
     for i, folder in enumerate(sources):

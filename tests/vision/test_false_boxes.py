@@ -91,23 +91,32 @@ def test_false_boxes_become_none_crops(tmp_path):
     assert len(x) == len(plain_x)
 
 
+def _mining_recipe_folders(tmp_path, monkeypatch, rendered_names):
+    """A recipe folder with two real photos, the rendered sets ``data/NAME`` (3 photos each, answered for each
+    spec by its ``out``) and a stand-in localiser in models/localiser.onnx; answers (the sets, the localiser)."""
+    import vision.detector
+    import vision.training
+
+    (tmp_path / "pyproject.toml").write_text("")
+    _labelled_folder(tmp_path / "photos", count=2)
+    sets = {name: _labelled_folder(tmp_path / "data" / name, count=3) for name in rendered_names}
+    monkeypatch.setattr(vision.training, "render_synthetic", lambda root, spec: sets[spec["out"].split("/")[-1]])
+    localiser = StandInLocaliser()
+    monkeypatch.setattr(vision.detector, "Detector", lambda path: localiser)
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "localiser.onnx").write_bytes(b"weights")
+    return sets, localiser
+
+
 def test_the_classifier_recipe_mines_only_its_rendered_sets(tmp_path, monkeypatch, capfd):
     """``crops.false_boxes``: the rendered sets' false boxes are mined (and cached); the real photos and the
     stretched ones are not, as their labels may miss a tile."""
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    import vision.detector
-    import vision.training
     from vision.training import TrainingError, train
 
-    (tmp_path / "pyproject.toml").write_text("")
-    _labelled_folder(tmp_path / "photos", count=2)
-    rendered = _labelled_folder(tmp_path / "data" / "rendered", count=3)
-    monkeypatch.setattr(vision.training, "render_synthetic", lambda root, spec: rendered)
-    localiser = StandInLocaliser()
-    monkeypatch.setattr(vision.detector, "Detector", lambda path: localiser)
-    (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "localiser.onnx").write_bytes(b"weights")
+    sets, localiser = _mining_recipe_folders(tmp_path, monkeypatch, ["rendered"])
+    rendered = sets["rendered"]
     recipe = tmp_path / "classifier.yaml"
     text = """
 task: classifier
@@ -143,18 +152,9 @@ def test_a_set_marked_not_to_mine_is_cut_unmined_and_the_real_photos_cut_real_co
     ``crops.real_copies`` cuts each real tile that many times while the other sets keep ``copies``."""
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    import vision.detector
-    import vision.training
     from vision.training import TrainingError, train
 
-    (tmp_path / "pyproject.toml").write_text("")
-    _labelled_folder(tmp_path / "photos", count=2)
-    sets = {name: _labelled_folder(tmp_path / "data" / name, count=3) for name in ("mined", "unmined")}
-    monkeypatch.setattr(vision.training, "render_synthetic", lambda root, spec: sets[spec["out"].split("/")[-1]])
-    localiser = StandInLocaliser()
-    monkeypatch.setattr(vision.detector, "Detector", lambda path: localiser)
-    (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "localiser.onnx").write_bytes(b"weights")
+    sets, localiser = _mining_recipe_folders(tmp_path, monkeypatch, ["mined", "unmined"])
     recipe = tmp_path / "classifier.yaml"
     text = """
 task: classifier

@@ -56,6 +56,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.crop_margins = tuple(options.get("crop_margins", (0.08,)))  # one crop a box, as cut for training
     detector.read_upright = options.get("read_upright", False)
     detector.mirror = options.get("mirror", False)
+    detector.unstretch = options.get("unstretch", True)
     if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
         detector.session = RedBoxSession(size, class_id=0, num_classes=1, slack=options.get("slack", 0.0))
         detector.num_classes = 1

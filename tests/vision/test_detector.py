@@ -15,6 +15,7 @@ from PIL import Image
 from scorer.tiles import Tile
 from tests.vision.fakes import fake_detector, photo_with_boxes, tiny_localiser
 from vision.detections import Detection
+from vision.boxes import iou_matrix
 from vision.detector import Detector, DetectorError, load_image, mark_sideways
 
 REPO = Path(__file__).resolve().parents[2]
@@ -131,6 +132,25 @@ def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
     assert Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[0.7, 1.0]).pass_sizes == (640, 448)
     with pytest.raises(DetectorError, match="scales"):
         Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[0])
+
+
+def test_a_photo_resized_out_of_proportion_is_read_again_in_proportion_and_its_boxes_come_back():
+    """A publisher's export squeezed to a square: tiles 9 times wider than tall. The first pass tells it from the
+    tiles' shape; the photo is read again with its height enlarged until they stand 3 : 4, and the boxes come
+    back in the photo's own pixels."""
+    truth = [(40, 40 + 80 * i, 580, 100 + 80 * i) for i in range(5)]
+    detector = fake_detector(320, slicing=False)  # (the restored photo is 7,680 px tall: its windows are tested apart)
+    detections = detector.detect(photo_with_boxes(640, 640, truth))
+    assert detector.session.calls == 2  # the photo as it is, then restored
+    assert (detections.width, detections.height) == (640, 640)
+    found = np.array(boxes_of(detections), dtype=float)
+    assert len(found) == 5 and iou_matrix(found, np.array(truth, dtype=float)).diagonal().min() > 0.9
+    as_is = fake_detector(320, slicing=False, unstretch=False)
+    as_is.detect(photo_with_boxes(640, 640, truth))
+    assert as_is.session.calls == 1
+    in_proportion = fake_detector(320, slicing=False)
+    in_proportion.detect(photo_with_boxes(640, 640, [(40 + 70 * i, 200, 100 + 70 * i, 280) for i in range(5)]))
+    assert in_proportion.session.calls == 1
 
 
 def test_a_big_tile_cut_by_windows_is_found_once():
@@ -498,3 +518,13 @@ def test_a_one_class_localiser_also_reads_the_photo_mirrored_and_its_boxes_come_
     many = fake_detector(320, mirror=True)
     many.detect(photo)
     assert many.session.calls == 1
+
+
+def test_boxes_become_detections_inside_the_photo():
+    """Box voting averages in float64 and the mapping back rescales: a box may end a hair past the edge
+    (640.0000000000001 was seen); the detections are clipped to the photo at the edge where arrays become types."""
+    from vision.detector import to_detections
+
+    boxes = np.array([[-0.5, 10, 60, 90], [580, 400, 640.0000000000001, 480.25]], dtype=np.float64)
+    detections = to_detections(640, 480, boxes, np.array([0.9, 0.8]), np.array([3, 4]))
+    assert [t.box for t in detections] == [(0.0, 10.0, 60.0, 90.0), (580.0, 400.0, 640.0, 480.0)]

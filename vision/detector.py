@@ -579,12 +579,13 @@ class Detector:
 
 
 STRETCHED = 2.5
-"""A photo is taken for one resized out of proportion (a publisher's export squeezed to a square: 34 of the 296 real
-val photos, their tiles 9-12 times wider than tall or 7-14 times taller than wide) when the median shape of the
-tiles the localiser is sure of (``SLICE_EVIDENCE``) are nearly all (three in four) more than this many times wider
-than tall, or taller than wide: a tile's face is about 3 : 4, and lying sideways, seen steeply, it reaches 2 : 1 and
-more, but then the standing tiles beside it keep their shape (the held-out meld scenes: one photo in 800 has a median
-tile over 2.5 times wider than tall, none a lower quartile)."""
+"""A photo is taken for one resized out of proportion (a publisher's export squeezed to a square: 35 of the 296 real
+val photos, most with tiles 9-12 times wider than tall or 7-14 times taller than wide) when three in four of the tiles
+the localiser is sure of (``SLICE_EVIDENCE``) are more than this many times wider than tall, or taller than wide: a
+tile's face is about 3 : 4, and lying sideways, seen steeply, it reaches 2 : 1 and more, but then the standing tiles
+beside it keep their shape (the held-out meld scenes: one photo in 800 has a median tile over 2.5 times wider than
+tall, none a lower quartile). Milder cases (1.6 or 1.8; exports squeezed 4 : 3 or 16 : 9, which the training photos
+are full of) read worse resized (models/README.md, stop 25)."""
 TILE_ASPECT = 0.75
 """Such a photo is read again resized so that that median tile is this wide for its height (a standing tile's
 face): whichever way its tiles lay, it is then within the shapes the models were trained on."""
@@ -597,7 +598,7 @@ def unstretched_size(boxes: np.ndarray, scores: np.ndarray, size: tuple[int, int
     on it; None for a photo in proportion, or one with too few sure tiles to tell.
 
     >>> wide = np.array([[0, 0, 540, 60]] * 4, dtype=np.float32)  # tiles 9 times wider than tall
-    >>> unstretched_size(wide, np.full(4, 0.9), (640, 640))  # the height enlarged 12 times, then kept in bounds
+    >>> unstretched_size(wide, np.full(4, 0.9), (640, 640))  # the height enlarged 12 times
     (640, 7680)
     >>> unstretched_size(wide[:, [1, 0, 3, 2]], np.full(4, 0.9), (640, 640))  # 9 times taller: the width enlarged
     (4320, 640)

@@ -70,8 +70,26 @@ def axis_crop(image: Image.Image, box, *, size: int = AXIS_SIZE, margin: float =
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     left, top = int(round(cx - side / 2)), int(round(cy - side / 2))
     span = max(int(round(side)), 1)
+    if span > max(image.size):  # a box larger than the photo: resize only the part inside (see _square_crop)
+        return np.asarray(_square_crop(image, left, top, span, size), dtype=np.uint8)
     region = image.crop((left, top, left + span, top + span)).resize((size, size), Image.Resampling.BILINEAR)
     return np.asarray(region, dtype=np.uint8)
+
+
+def _square_crop(image: Image.Image, left: int, top: int, span: int, size: int) -> Image.Image:
+    """``image.crop`` of the square (left, top, span) resized to ``size``, outside the photo black, without making
+    the square at full size first: for a box as long as a photo restored to 8,192 px (``vision.detector``) that
+    square is some 90 megapixels (Pillow warns of a decompression bomb; twice that, it refuses)."""
+    width, height = image.size
+    inside = (max(left, 0), max(top, 0), min(left + span, width), min(top + span, height))
+    out = Image.new("RGB", (size, size))
+    scale = size / span
+    target = [int(round((inside[0] - left) * scale)), int(round((inside[1] - top) * scale)),
+              int(round((inside[2] - left) * scale)), int(round((inside[3] - top) * scale))]
+    if target[2] > target[0] and target[3] > target[1]:
+        part = image.crop(inside).resize((target[2] - target[0], target[3] - target[1]), Image.Resampling.BILINEAR)
+        out.paste(part, (target[0], target[1]))
+    return out
 
 
 def axis_crops(image: np.ndarray | Image.Image, boxes: np.ndarray, *, size: int = AXIS_SIZE) -> np.ndarray:

@@ -76,6 +76,28 @@ def test_the_crop_is_a_square_round_the_box_and_not_turned():
     assert (cols > 0).sum() > 2 * (rows > 0).sum()  # still wider than tall: the reader sees how it lies
 
 
+def test_the_crop_of_a_box_larger_than_the_photo_is_made_without_its_full_size_square():
+    """A box as long as a photo restored to 8,192 px would ask for a 90-megapixel square (most of it outside the
+    photo): only the part inside is resized, and the crop is what cropping the whole square would have given."""
+    import warnings
+
+    from vision.crops import MARGIN
+
+    image = Image.new("RGB", (60, 40), (0, 0, 0))
+    ImageDraw.Draw(image).rectangle([10, 10, 50, 30], fill=(255, 255, 255))
+    box = (-30, -50, 90, 90)  # larger than the photo, off it on every side
+    crop = axis_crop(image, box, size=32)
+    side = 140 * (1 + 2 * MARGIN)  # as axis_crop widens it
+    left, top = int(round(30 - side / 2)), int(round(20 - side / 2))
+    span = int(round(side))
+    whole = np.asarray(image.crop((left, top, left + span, top + span)).resize((32, 32), Image.Resampling.BILINEAR))
+    assert np.abs(crop.astype(int) - whole.astype(int)).mean() < 2 and (crop[..., 0] > 128).sum() > 10
+    tall = Image.new("RGB", (700, 8192), (90, 90, 90))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        assert axis_crop(tall, (0, 0, 700, 8192), size=32).shape == (32, 32, 3)
+
+
 def _tiles(boxes):
     return [Detection(Tile.parse("1m"), box, 0.9) for box in boxes]
 

@@ -57,6 +57,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.read_upright = options.get("read_upright", False)
     detector.mirror = options.get("mirror", False)
     detector.unstretch = options.get("unstretch", True)
+    detector.close_up_size = options.get("close_up_size")  # a free-size model's close-up pass (CLOSE_UP)
     if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
         detector.session = RedBoxSession(size, class_id=0, num_classes=1, slack=options.get("slack", 0.0))
         detector.num_classes = 1

@@ -587,6 +587,14 @@ class Detector:
     __call__ = detect
 
 
+def _sure_boxes(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
+    """The boxes the localiser is sure of (``SLICE_EVIDENCE``), which tell what its tiles look like in a photo
+    (their size, their shape); None when there are too few to tell."""
+    min_score, min_count = SLICE_EVIDENCE
+    sure = boxes[scores >= min_score]
+    return sure if len(sure) >= min_count else None
+
+
 STRETCHED = 2.5
 """A photo is taken for one resized out of proportion (a publisher's export squeezed to a square: 35 of the 296 real
 val photos, most with tiles 9-12 times wider than tall or 7-14 times taller than wide) when three in four of the tiles
@@ -619,9 +627,8 @@ def unstretched_size(boxes: np.ndarray, scores: np.ndarray, size: tuple[int, int
     >>> unstretched_size(steep, np.full(5, 0.9), (1280, 720)) is None
     True
     """
-    min_score, min_count = SLICE_EVIDENCE
-    sure = boxes[scores >= min_score]
-    if len(sure) < min_count:
+    sure = _sure_boxes(boxes, scores)
+    if sure is None:
         return None
     aspects = (sure[:, 2] - sure[:, 0]) / np.maximum(sure[:, 3] - sure[:, 1], 1e-6)
     lower, aspect, upper = (float(q) for q in np.percentile(aspects, [25, 50, 75]))
@@ -654,9 +661,8 @@ def is_close_up(boxes: np.ndarray, scores: np.ndarray, size: tuple[int, int]) ->
     >>> is_close_up(boxes, np.full(4, 0.4), (640, 480))  # too few sure tiles to tell
     False
     """
-    min_score, min_count = SLICE_EVIDENCE
-    sure = boxes[scores >= min_score]
-    if len(sure) < min_count:
+    sure = _sure_boxes(boxes, scores)
+    if sure is None:
         return False
     long_sides = np.maximum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1])
     return float(np.median(long_sides)) >= CLOSE_UP * max(size)
@@ -672,7 +678,8 @@ SLICE_BELOW = 28.0
 """A big photo is also read in windows (slicing) unless the whole-photo pass already sees its tiles at least
 this many pixels tall or wide (their median short side, in the model's input) ..."""
 SLICE_EVIDENCE = (0.5, 4)
-"""... judged on the localiser's boxes of at least this score, when there are at least this many of them."""
+"""... judged on the localiser's boxes of at least this score, when there are at least this many of them
+(``_sure_boxes``; a photo resized out of proportion and a close-up are told from the same boxes)."""
 
 
 def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, size: int) -> bool:
@@ -685,9 +692,8 @@ def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, siz
     >>> _tiles_seen_whole(boxes, np.full(4, 0.9), 4000, 640), _tiles_seen_whole(boxes[:3], np.full(3, 0.9), 2000, 640)
     (False, False)
     """
-    min_score, min_count = SLICE_EVIDENCE
-    sure = boxes[scores >= min_score]
-    if len(sure) < min_count:
+    sure = _sure_boxes(boxes, scores)
+    if sure is None:
         return False
     short = np.minimum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1])
     return float(np.median(short)) * size / long_side >= SLICE_BELOW

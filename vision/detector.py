@@ -418,19 +418,22 @@ class Detector:
 
     # ----------------------------------------------------------------------------------------------
 
-    def _run(self, image: np.ndarray, confidence: float, *, every_scale: bool = True, close_up: bool = False
+    def _run(self, image: np.ndarray, confidence: float, *, every_scale: bool = True
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The model's passes over an RGB array (one a scale, ``pass_sizes``, and ``close_up_size`` too for a
-        ``close_up``; only the first, finest, unless ``every_scale``): boxes in that array's pixels, scores, our
-        class ids."""
+        """The model's passes over an RGB array (one a scale, ``pass_sizes``; only the first, finest, unless
+        ``every_scale``), merged: boxes in that array's pixels, scores, our class ids."""
+        return self._merged(self._passes(image, confidence, self.pass_sizes if every_scale else self.pass_sizes[:1],
+                                         mirrored_too=every_scale))
+
+    def _passes(self, image: np.ndarray, confidence: float, sizes: Sequence[int], *, mirrored_too: bool
+                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The model's pass at each input size (and mirrored, with ``mirrored_too``, where the model is a one-class
+        localiser): each pass's boxes in the array's pixels, scores and model class ids, not yet merged."""
         height, width = image.shape[:2]
         parts = []
         # a one-class localiser also reads the whole photo mirrored: "a tile is here" does not care which way a
         # face reads (a many-class model would: a mirrored face is another picture); windows are read once
-        mirrors = (False, True) if every_scale and self.mirror and self.classifier is not None else (False,)
-        sizes = self.pass_sizes if every_scale else self.pass_sizes[:1]
-        if close_up and every_scale and self.close_up_size:
-            sizes = (*sizes, self.close_up_size)
+        mirrors = (False, True) if mirrored_too and self.mirror and self.classifier is not None else (False,)
         for size in sizes:
             for mirrored in mirrors:
                 view = np.ascontiguousarray(image[:, ::-1]) if mirrored else image
@@ -441,6 +444,11 @@ class Detector:
                 if mirrored:  # the boxes back to the photo's side
                     found = np.stack([width - found[:, 2], found[:, 1], width - found[:, 0], found[:, 3]], axis=1)
                 parts.append((found, scores, classes))
+        return parts
+
+    def _merged(self, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Passes (``_passes``) merged: the first NMS, box voting for a one-class localiser; our class ids."""
         boxes = np.concatenate([part[0] for part in parts])
         scores = np.concatenate([part[1] for part in parts])
         classes = np.concatenate([part[2] for part in parts])
@@ -481,14 +489,17 @@ class Detector:
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         photo_size = picture.info.get("full_size", picture.size)  # the boxes' pixels in the end
         image = np.asarray(picture)
-        boxes, scores, classes = self._run(image, conf)
+        passes = self._passes(image, conf, self.pass_sizes, mirrored_too=True)
+        boxes, scores, classes = self._merged(passes)
         restored = self.unstretch and unstretched_size(boxes, scores, picture.size)
         if restored:  # a photo resized out of proportion: read again at its tiles' own proportions
             picture = picture.resize(restored, Image.Resampling.BILINEAR)
             image = np.asarray(picture)
-            boxes, scores, classes = self._run(image, conf)
+            passes = self._passes(image, conf, self.pass_sizes, mirrored_too=True)
+            boxes, scores, classes = self._merged(passes)
         if self.close_up_size and is_close_up(boxes, scores, picture.size):  # tiles too big for the passes
-            boxes, scores, classes = self._run(image, conf, close_up=True)
+            passes += self._passes(image, conf, (self.close_up_size,), mirrored_too=True)
+            boxes, scores, classes = self._merged(passes)
         height, width = image.shape[:2]
         # a big photo is also read in windows, unless the whole-photo pass already saw its tiles well
         if self.slicing and plan_slices(width, height, self.size) \

@@ -333,7 +333,7 @@ class Detector:
         self.crop_margins = tuple(float(m) for m in (CROP_MARGINS if crop_margins is None else crop_margins))
         # with a face-axis reader, each box is also read from crops turned so that its face stands upright
         self.read_upright = bool(read_upright)
-        self.mirror = bool(mirror)  # a one-class localiser also reads the whole photo mirrored (``_run``)
+        self.mirror = bool(mirror)  # a one-class localiser also reads the whole photo mirrored (``_passes``)
         self.unstretch = bool(unstretch)  # a photo resized out of proportion is read again in proportion
         if not self.crop_margins or any(not 0 <= m <= 0.5 for m in self.crop_margins):
             raise DetectorError(f"crop_margins must be a few shares in [0, 0.5], not {crop_margins!r}")
@@ -351,7 +351,8 @@ class Detector:
         self.pass_sizes = tuple(sorted({max(32, int(round(self.size * scale / 32)) * 32) for scale in chosen},
                                        reverse=True))
         # a free-size localiser also reads a close-up at a quarter of its input (CLOSE_UP)
-        self.close_up_size = None if fixed or not close_up else max(32, int(round(self.size * CLOSE_UP_SCALE / 32)) * 32)
+        self.close_up_size = None if fixed or not close_up else \
+            max(32, int(round(self.size * CLOSE_UP_SCALE / 32)) * 32)
         output_shape = self.session.get_outputs()[0].shape
         if isinstance(output_shape[1], int):
             self.num_classes = int(output_shape[1]) - 4
@@ -417,13 +418,6 @@ class Detector:
         return np.asarray(mapping)
 
     # ----------------------------------------------------------------------------------------------
-
-    def _run(self, image: np.ndarray, confidence: float, *, every_scale: bool = True
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The model's passes over an RGB array (one a scale, ``pass_sizes``; only the first, finest, unless
-        ``every_scale``), merged: boxes in that array's pixels, scores, our class ids."""
-        return self._merged(self._passes(image, confidence, self.pass_sizes if every_scale else self.pass_sizes[:1],
-                                         mirrored_too=every_scale))
 
     def _passes(self, image: np.ndarray, confidence: float, sizes: Sequence[int], *, mirrored_too: bool
                 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -515,7 +509,7 @@ class Detector:
                 crop = view[window.y0:window.y1, window.x0:window.x1]
                 # a window is read at the finest scale only: a tile big enough to need the coarse one is
                 # found by the whole photo's passes (a 4 MP photo: 7 passes instead of 14)
-                b, s, c = self._run(crop, conf, every_scale=False)
+                b, s, c = self._merged(self._passes(crop, conf, self.pass_sizes[:1], mirrored_too=False))
                 b = b + np.array([window.x0, window.y0, window.x0, window.y0], dtype=b.dtype)
                 keep = drop_cut_boxes(b, window, view_width, view_height)
                 parts_b.append(b[keep] / np.float32(zoom)), parts_s.append(s[keep]), parts_c.append(c[keep])

@@ -164,12 +164,19 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         # several processes each open it themselves (build_crops); one process opens it once here
         classifier = path if workers > 1 else TileClassifier(path)
     seed = int(crops.get("seed", 1))
+    copies = int(crops.get("copies", 3))
+    # the real photos' bonus tiles cut more often than the rendered ones' (`crops.real_copies`): as the tile
+    # classifier's recipe does (round 13), so that the real sets' faces are not outweighed (stop 26)
+    real_copies = int(crops.get("real_copies", copies))
+    if copies < 1 or real_copies < 1:
+        raise TrainingError(f"crops.copies and crops.real_copies must be 1 or more, not {copies} and {real_copies}.")
+    real = (root / data["real_train"]).resolve() if data.get("real_train") else None
     parts = []
     for i, folder in enumerate(sources):
         count = len([p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES])
         limit = max(1, int(count * fraction)) if fraction else None
         print(f"mjscan train: cutting the bonus reader's crops from {folder}", file=sys.stderr)
-        parts.append(build_crops([folder], copies=int(crops.get("copies", 3)),
+        parts.append(build_crops([folder], copies=real_copies if folder == real else copies,
                                  others_per_image=int(crops.get("others_per_image", 2)),
                                  jitter=float(crops.get("jitter", 0.08)), seed=seed + i, size=size,
                                  classifier=classifier, limit=limit, workers=workers,

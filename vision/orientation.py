@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.crops import MARGIN
+from vision.crops import MARGIN, as_rgb
 from vision.onnx_session import open_session, read_both_ways
 
 AXIS_SIZE = 48
@@ -95,7 +95,7 @@ def _square_crop(image: Image.Image, left: int, top: int, span: int, size: int) 
 def axis_crops(image: np.ndarray | Image.Image, boxes: np.ndarray, *, size: int = AXIS_SIZE) -> np.ndarray:
     """``axis_crop`` of every box (N x 4): N x size x size x 3 uint8."""
     picture = image if isinstance(image, Image.Image) else Image.fromarray(np.ascontiguousarray(image))
-    picture = picture.convert("RGB")
+    picture = as_rgb(picture)
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     out = np.zeros((len(boxes), size, size, 3), dtype=np.uint8)
     for i, box in enumerate(boxes):

@@ -354,3 +354,39 @@ export: {onnx: models/bonus.onnx}
     with pytest.raises(DetectorError, match="bonus reader"):
         Detector(localiser, classifier_path=tmp_path / "models" / "classifier.onnx",
                  bonus_reader_path=tmp_path / "models" / "classifier.onnx")
+
+
+def test_the_real_photos_bonus_tiles_are_cut_real_copies_times(tmp_path, capfd):
+    """`crops.real_copies`: the real training photos' bonus tiles are cut that many times (the rendered ones'
+    `copies`), so that a round can weigh the real sets' faces more; 0 is refused before any crop is cut."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.classifier_training import make_network
+    from vision.training import TrainingError, train
+
+    (tmp_path / "pyproject.toml").write_text("")
+    _bonus_folder(tmp_path / "photos", count=4)
+    (tmp_path / "models").mkdir()
+    import torch
+
+    torch.save(make_network(8).state_dict(), tmp_path / "models" / "classifier.pt")
+    recipe = tmp_path / "bonus.yaml"
+    text = """
+task: bonus-reader
+init: models/classifier.pt
+seed: 0
+batch: 8
+threads: 1
+network: {width: 8}
+crops: {size: [18, 24], copies: 2, real_copies: REAL, jitter: 0.05, others_per_image: 1, seed: 1}
+data: {real_train: photos/images}
+run: {project: runs/bonus, name: test}
+export: {onnx: models/bonus.onnx}
+"""
+    recipe.write_text(text.replace("REAL", "3"))
+    train(recipe, epochs=1)
+    assert "28 crops of 18 x 24" in capfd.readouterr().err   # 4 photos x (2 bonus tiles x 3 + 1 other)
+    recipe.write_text(text.replace("REAL", "0"))
+    with pytest.raises(TrainingError, match="real_copies must be 1 or more"):
+        train(recipe, epochs=1)
+    assert "cutting" not in capfd.readouterr().err

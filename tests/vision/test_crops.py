@@ -140,3 +140,15 @@ def test_without_an_axis_or_for_a_stretched_box_the_upright_crop_is_the_crop_as_
         assert np.array_equal(crop, tile_crops(photo, boxes, margin=0.12))
     assert [c.shape for c in upright_crops(photo, np.zeros((0, 4)), np.zeros(0), margins=(0.04, 0.08))] == \
         [(0, CROP_HEIGHT, CROP_WIDTH, 3)] * 2
+
+
+def test_as_rgb_keeps_an_rgb_picture_and_converts_the_others():
+    """The crops are cut from the photo as it is when it is RGB already (``convert`` would copy it whole, once
+    a batch of crops); a grey or RGBA picture is converted."""
+    from vision.crops import as_rgb
+
+    picture = Image.new("RGB", (8, 6), (10, 20, 30))
+    assert as_rgb(picture) is picture
+    grey = as_rgb(Image.new("L", (8, 6), 77))
+    assert grey.mode == "RGB" and grey.getpixel((0, 0)) == (77, 77, 77)
+    assert as_rgb(Image.new("RGBA", (8, 6), (1, 2, 3, 4))).mode == "RGB"

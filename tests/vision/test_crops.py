@@ -152,3 +152,24 @@ def test_as_rgb_keeps_an_rgb_picture_and_converts_the_others():
     grey = as_rgb(Image.new("L", (8, 6), 77))
     assert grey.mode == "RGB" and grey.getpixel((0, 0)) == (77, 77, 77)
     assert as_rgb(Image.new("RGBA", (8, 6), (1, 2, 3, 4))).mode == "RGB"
+
+
+def test_a_face_many_times_the_crops_size_is_reduced_first_to_nearly_the_same_pixels(monkeypatch):
+    """``REDUCING_GAP``: a face of a close-up (here 12 times the crop) is box-averaged down before it is turned and
+    resized; the crops come out as the one-step resizing gives them, to a few grey levels."""
+    import vision.crops as crops_module
+    from vision.crops import upright_crops
+
+    rng = np.random.default_rng(5)
+    # a smooth random picture (noise blurred by upscaling), so that both resamplings see the same signal
+    image = np.asarray(Image.fromarray(rng.integers(0, 256, (40, 40, 3), dtype=np.uint8)).resize((1200, 1200),
+                                                                                                 Image.BICUBIC))
+    boxes = np.array([[200.0, 150.0, 900.0, 1050.0], [560.0, 560.0, 620.0, 640.0]])
+    axes = np.array([70.0, 90.0])
+    reduced = upright_crops(image, boxes, axes, margins=(0.04, 0.16)) + [tile_crops(image, boxes)]
+    monkeypatch.setattr(crops_module, "REDUCING_GAP", None)
+    direct = upright_crops(image, boxes, axes, margins=(0.04, 0.16)) + [tile_crops(image, boxes)]
+    for fast, slow in zip(reduced, direct):
+        difference = np.abs(fast.astype(int) - slow.astype(int))
+        assert difference.mean() < 2.0 and np.percentile(difference, 99) < 12
+        assert np.array_equal(fast[1], slow[1])   # a small face is cut as before, to the pixel

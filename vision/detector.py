@@ -27,7 +27,9 @@ What happens to a photo:
    window is run like a photo, and everything (the whole-photo pass included) is merged by NMS that
    also drops a box lying mostly inside a better one (a tile cut by a window's edge). The windows are
    skipped when the whole-photo pass already sees the tiles big enough (``SLICE_BELOW``: a hand taken from
-   close by with a 12 MP camera): they would find nothing more and cost four passes.
+   close by with a 12 MP camera): they would find nothing more and cost four passes. The other way round, when the
+   first whole-photo pass shows small tiles, the windows read them and the whole photo's mirrored and half-size
+   passes are skipped (``_whole_photo_passes``, stop 26).
 7. **Naming and redrawing** (a one-class localiser): the tile classifier (``vision.classifier``) names
    the crop of each box, and where its model has a box head it also draws the tile's box in the crop;
    that box replaces the localiser's (``vision.crops.boxes_from_crops``), being finer than a
@@ -441,16 +443,18 @@ class Detector:
 
     # ----------------------------------------------------------------------------------------------
 
-    def _passes(self, image: np.ndarray, confidence: float, sizes: Sequence[int], *, mirrored_too: bool
+    def _passes(self, image: np.ndarray, confidence: float, sizes: Sequence[int], *, mirrored_too: bool,
+                first: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """The model's pass at each input size (and mirrored, with ``mirrored_too``, where the model is a one-class
-        localiser): each pass's boxes in the array's pixels, scores and model class ids, not yet merged."""
+        localiser): each pass's boxes in the array's pixels, scores and model class ids, not yet merged. ``first``:
+        the straight pass at ``sizes[0]``, already run (``_whole_photo_passes``), taken as it is."""
         height, width = image.shape[:2]
         parts = []
         # a one-class localiser also reads the whole photo mirrored: "a tile is here" does not care which way a
         # face reads (a many-class model would: a mirrored face is another picture); windows are read once
         mirrors = (False, True) if mirrored_too and self.mirror and self.classifier is not None else (False,)
-        for size in sizes:
+        for number, size in enumerate(sizes):
             if len(mirrors) == 2:
                 straight, flipped, (scale, left, top) = letterbox_both_ways(image, size)
                 tensors = (straight, flipped)
@@ -458,6 +462,9 @@ class Detector:
                 tensor, (scale, left, top) = letterbox(image, size)
                 tensors = (tensor,)
             for mirrored, tensor in zip(mirrors, tensors):
+                if first is not None and number == 0 and not mirrored:
+                    parts.append(first)
+                    continue
                 output = self.session.run(None, {self.input_name: tensor})[0]
                 found, scores, classes = decode(output, confidence)
                 found = unletterbox(found, scale, left, top, width, height)
@@ -465,6 +472,21 @@ class Detector:
                     found = np.stack([width - found[:, 2], found[:, 1], width - found[:, 0], found[:, 3]], axis=1)
                 parts.append((found, scores, classes))
         return parts
+
+    def _whole_photo_passes(self, image: np.ndarray, confidence: float
+                            ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The passes over the whole photo (``_passes`` at every size, mirrored too). A photo big enough for windows
+        whose first pass already shows small tiles (``_tiles_seen_whole`` false: the windows will read them, at
+        twice the scale) keeps that pass alone: the mirrored and half-size passes over the whole photo would see
+        its tiles smaller still, and cost some 50 ms (stop 26)."""
+        height, width = image.shape[:2]
+        if not (self.slicing and plan_slices(width, height, self.size)):
+            return self._passes(image, confidence, self.pass_sizes, mirrored_too=True)
+        first = self._passes(image, confidence, self.pass_sizes[:1], mirrored_too=False)
+        boxes, scores, _ = self._merged(first)
+        if not _tiles_seen_whole(boxes, scores, max(width, height), self.size):
+            return first
+        return self._passes(image, confidence, self.pass_sizes, mirrored_too=True, first=first[0])
 
     def _merged(self, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -509,13 +531,13 @@ class Detector:
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         photo_size = picture.info.get("full_size", picture.size)  # the boxes' pixels in the end
         image = np.asarray(picture)
-        passes = self._passes(image, conf, self.pass_sizes, mirrored_too=True)
+        passes = self._whole_photo_passes(image, conf)
         boxes, scores, classes = self._merged(passes)
         restored = self.unstretch and unstretched_size(boxes, scores, picture.size)
         if restored:  # a photo resized out of proportion: read again at its tiles' own proportions
             picture = picture.resize(restored, Image.Resampling.BILINEAR)
             image = np.asarray(picture)
-            passes = self._passes(image, conf, self.pass_sizes, mirrored_too=True)
+            passes = self._whole_photo_passes(image, conf)
             boxes, scores, classes = self._merged(passes)
         if self.close_up_size and is_close_up(boxes, scores, picture.size):  # tiles too big for the passes
             passes += self._passes(image, conf, (self.close_up_size,), mirrored_too=True)

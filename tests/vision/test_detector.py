@@ -113,8 +113,13 @@ def test_a_model_of_free_input_size_reads_the_photo_at_every_scale_and_merges_th
         assert np.allclose(box, want, atol=6)
     sliced = fake_detector(640, pass_sizes=(640, 320))
     sliced.detect(photo_with_boxes(4000, 3000, [(400, 1500, 424, 1532)]))
-    # the whole photo at each scale, then (scaled to MAX_LONG_SIDE, 2200 px) 2 x 2 windows of 1280 px at the finest
-    assert sliced.session.calls == 2 + 4
+    # a photo for windows whose first pass shows no tiles big enough (one tile: too few to judge by) keeps that pass
+    # alone; then (scaled to MAX_LONG_SIDE, 2200 px) 2 x 2 windows of 1280 px at the finest scale
+    assert sliced.session.calls == 1 + 4
+    whole = fake_detector(640, pass_sizes=(640, 320))
+    big_tiles = [(300 + i * 430, 1300, 700 + i * 430, 1820) for i in range(6)]
+    assert len(whole.detect(photo_with_boxes(4000, 3000, big_tiles))) == 6
+    assert whole.session.calls == 2  # tiles seen whole: both scales, no windows, the first pass run once
 
 
 def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
@@ -543,3 +548,20 @@ def test_boxes_become_detections_inside_the_photo():
     boxes = np.array([[-0.5, 10, 60, 90], [580, 400, 640.0000000000001, 480.25]], dtype=np.float64)
     detections = to_detections(640, 480, boxes, np.array([0.9, 0.8]), np.array([3, 4]))
     assert [t.box for t in detections] == [(0.0, 10.0, 60.0, 90.0), (580.0, 400.0, 640.0, 480.0)]
+
+
+def test_a_big_photo_of_small_tiles_skips_the_whole_photos_mirrored_and_coarse_passes():
+    """``_whole_photo_passes``: where the windows will read the tiles (a photo big enough for them, its first pass
+    showing small tiles), the mirrored and half-size passes over the whole photo are skipped (they would see the tiles
+    smaller still); where the first pass sees them whole, all four passes run and the windows do not."""
+    small = [(400 + i * 60, 1500, 424 + i * 60, 1532) for i in range(14)]
+    detector = fake_detector(640, pass_sizes=(640, 320), classifier=_RedShareClassifier(), mirror=True)
+    assert len(detector.detect(photo_with_boxes(4000, 3000, small))) == len(small)
+    assert detector.session.calls == 1 + 4  # the first pass, then 2 x 2 windows (read once each, not mirrored)
+    big = [(300 + i * 430, 1300, 700 + i * 430, 1820) for i in range(6)]
+    detector = fake_detector(640, pass_sizes=(640, 320), classifier=_RedShareClassifier(), mirror=True)
+    assert len(detector.detect(photo_with_boxes(4000, 3000, big))) == len(big)
+    assert detector.session.calls == 4  # 640 and 320, each also mirrored; the first pass not run twice
+    modest = fake_detector(640, pass_sizes=(640, 320), classifier=_RedShareClassifier(), mirror=True)
+    modest.detect(photo_with_boxes(1200, 900, small[:5]))
+    assert modest.session.calls == 4  # a photo too small for windows: every pass, as before

@@ -300,6 +300,19 @@ def test_the_reader_starts_from_the_tile_classifiers_head():
         reader_start(make_network(4, 5).state_dict())
 
 
+def _recipe_root(root):
+    """A project folder for a bonus reader recipe: pyproject.toml, four labelled photos in photos/, and a tile
+    classifier's starting weights in models/classifier.pt."""
+    import torch
+
+    from vision.classifier_training import make_network
+
+    (root / "pyproject.toml").write_text("")
+    _bonus_folder(root / "photos", count=4)
+    (root / "models").mkdir()
+    torch.save(make_network(8).state_dict(), root / "models" / "classifier.pt")
+
+
 def test_the_bonus_reader_recipe_trains_one_epoch_and_the_detector_uses_it(tmp_path, capfd):
     """`mjscan train --config <bonus reader recipe> --epochs 1` on a few labelled photos, on the CPU; then a
     detector finds the exported reader beside its classifier."""
@@ -309,12 +322,7 @@ def test_the_bonus_reader_recipe_trains_one_epoch_and_the_detector_uses_it(tmp_p
     from vision.classifier_training import export_onnx, make_network
     from vision.training import train
 
-    (tmp_path / "pyproject.toml").write_text("")
-    _bonus_folder(tmp_path / "photos", count=4)
-    (tmp_path / "models").mkdir()
-    import torch
-
-    torch.save(make_network(8).state_dict(), tmp_path / "models" / "classifier.pt")
+    _recipe_root(tmp_path)
     (tmp_path / "configs").mkdir()
     recipe = tmp_path / "configs" / "bonus.yaml"
     recipe.write_text("""
@@ -361,15 +369,9 @@ def test_the_real_photos_bonus_tiles_are_cut_real_copies_times(tmp_path, capfd):
     `copies`), so that a round can weigh the real sets' faces more; 0 is refused before any crop is cut."""
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from vision.classifier_training import make_network
     from vision.training import TrainingError, train
 
-    (tmp_path / "pyproject.toml").write_text("")
-    _bonus_folder(tmp_path / "photos", count=4)
-    (tmp_path / "models").mkdir()
-    import torch
-
-    torch.save(make_network(8).state_dict(), tmp_path / "models" / "classifier.pt")
+    _recipe_root(tmp_path)
     recipe = tmp_path / "bonus.yaml"
     text = """
 task: bonus-reader

@@ -474,19 +474,22 @@ class Detector:
         return parts
 
     def _whole_photo_passes(self, image: np.ndarray, confidence: float
-                            ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """The passes over the whole photo (``_passes`` at every size, mirrored too). A photo big enough for windows
-        whose first pass already shows small tiles (``_tiles_seen_whole`` false: the windows will read them, at
-        twice the scale) keeps that pass alone: the mirrored and half-size passes over the whole photo would see
-        its tiles smaller still, and cost some 50 ms (stop 26)."""
+                            ) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                                       tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The passes over the whole photo (``_passes`` at every size, mirrored too) and their merge (``_merged``).
+        A photo big enough for windows whose first pass already shows small tiles (``_tiles_seen_whole`` false: the
+        windows will read them, at twice the scale) keeps that pass alone: the mirrored and half-size passes over
+        the whole photo would see its tiles smaller still, and cost some 50 ms (stop 26)."""
         height, width = image.shape[:2]
-        if not (self.slicing and plan_slices(width, height, self.size)):
-            return self._passes(image, confidence, self.pass_sizes, mirrored_too=True)
-        first = self._passes(image, confidence, self.pass_sizes[:1], mirrored_too=False)
-        boxes, scores, _ = self._merged(first)
-        if not _tiles_seen_whole(boxes, scores, max(width, height), self.size):
-            return first
-        return self._passes(image, confidence, self.pass_sizes, mirrored_too=True, first=first[0])
+        if self.slicing and plan_slices(width, height, self.size):
+            first = self._passes(image, confidence, self.pass_sizes[:1], mirrored_too=False)
+            merged = self._merged(first)
+            if not _tiles_seen_whole(merged[0], merged[1], max(width, height), self.size):
+                return first, merged
+            passes = self._passes(image, confidence, self.pass_sizes, mirrored_too=True, first=first[0])
+        else:
+            passes = self._passes(image, confidence, self.pass_sizes, mirrored_too=True)
+        return passes, self._merged(passes)
 
     def _merged(self, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -531,14 +534,12 @@ class Detector:
         picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
         photo_size = picture.info.get("full_size", picture.size)  # the boxes' pixels in the end
         image = np.asarray(picture)
-        passes = self._whole_photo_passes(image, conf)
-        boxes, scores, classes = self._merged(passes)
+        passes, (boxes, scores, classes) = self._whole_photo_passes(image, conf)
         restored = self.unstretch and unstretched_size(boxes, scores, picture.size)
         if restored:  # a photo resized out of proportion: read again at its tiles' own proportions
             picture = picture.resize(restored, Image.Resampling.BILINEAR)
             image = np.asarray(picture)
-            passes = self._whole_photo_passes(image, conf)
-            boxes, scores, classes = self._merged(passes)
+            passes, (boxes, scores, classes) = self._whole_photo_passes(image, conf)
         if self.close_up_size and is_close_up(boxes, scores, picture.size):  # tiles too big for the passes
             passes += self._passes(image, conf, (self.close_up_size,), mirrored_too=True)
             boxes, scores, classes = self._merged(passes)

@@ -135,7 +135,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
                  fraction: float | None = None) -> Path:
     """``task: bonus-reader``: the reader's crops of the recipe's photos (``data`` as the tile classifier's
     recipe names them), the network, its weights in the run folder and its ONNX export (``export.onnx``)."""
-    from vision.training import TrainingError, _check_device, training_sources
+    from vision.training import TrainingError, _check_device, crop_copies, training_sources
 
     try:
         import onnx  # noqa: F401
@@ -146,13 +146,14 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
     from vision.classifier_training import export_onnx, model_outputs, predict, train_classifier
 
     data = config["data"]
+    crops = config.get("crops", {})
+    copies, real_copies = crop_copies(crops, 3)  # refused before any photo is rendered
     device = str(config.get("device", "cpu"))  # "cuda" on the lent GPU (the crops then live on it too)
     _check_device(device, str(config.get("_path", "the recipe")))
     workers = int(config.get("workers", 0))  # processes cutting crops (the GPU machine: 16)
     sources, _ = training_sources(root, data)
     if not sources:
         raise TrainingError("The bonus reader's recipe names no training photos (data.real_train, data.synthetic).")
-    crops = config.get("crops", {})
     size = tuple(int(v) for v in crops.get("size", READER_SIZE))
     classifier = None
     if crops.get("hard_others"):
@@ -164,12 +165,6 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         # several processes each open it themselves (build_crops); one process opens it once here
         classifier = path if workers > 1 else TileClassifier(path)
     seed = int(crops.get("seed", 1))
-    copies = int(crops.get("copies", 3))
-    # the real photos' bonus tiles cut more often than the rendered ones' (`crops.real_copies`): as the tile
-    # classifier's recipe does (round 13), so that the real sets' faces are not outweighed (stop 26)
-    real_copies = int(crops.get("real_copies", copies))
-    if copies < 1 or real_copies < 1:
-        raise TrainingError(f"crops.copies and crops.real_copies must be 1 or more, not {copies} and {real_copies}.")
     real = (root / data["real_train"]).resolve() if data.get("real_train") else None
     parts = []
     for i, folder in enumerate(sources):

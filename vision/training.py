@@ -379,6 +379,18 @@ def training_sources(root: Path, data: dict[str, Any]) -> tuple[list[Path], list
     return sources, rendered
 
 
+def crop_copies(crops: dict[str, Any], default: int) -> tuple[int, int]:
+    """A crop recipe's ``crops.copies`` (``default`` where not given) and ``crops.real_copies``: the real photos'
+    crops cut more often than the rendered ones' (with hundreds of thousands of rendered crops beside them, a
+    classifier round otherwise reads the real photos worse: round 13, stop 19; the bonus reader's round 5 took it
+    too, stop 26); ``copies`` where not given. Each must be 1 or more."""
+    copies = int(crops.get("copies", default))
+    real_copies = int(crops.get("real_copies", copies))
+    if copies < 1 or real_copies < 1:
+        raise TrainingError(f"crops.copies and crops.real_copies must be 1 or more, not {copies} and {real_copies}.")
+    return copies, real_copies
+
+
 def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = None,
                             hours: float | None = None, fraction: float | None = None) -> Path:
     """The tile classifier's recipe: crops of the real and rendered training photos, a small CNN, ONNX.
@@ -404,12 +416,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     upright_copies = int(crops.get("upright_copies", 0))
     if upright_copies and box_head:
         raise TrainingError("crops.upright_copies cannot go with network.box_head: upright crops have no box target.")
-    copies = int(crops.get("copies", 2))
-    # the real photos' crops, cut more often than the rendered ones' (`crops.real_copies`): with hundreds of
-    # thousands of rendered crops beside them, a round otherwise reads the real photos worse (round 13, stop 19)
-    real_copies = int(crops.get("real_copies", copies))
-    if copies < 1 or real_copies < 1:
-        raise TrainingError(f"crops.copies and crops.real_copies must be 1 or more, not {copies} and {real_copies}.")
+    copies, real_copies = crop_copies(crops, 2)
     device = str(config.get("device", "cpu"))
     _check_device(device, str(config.get("_path", "the recipe")))
     workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)

@@ -7,11 +7,21 @@ and the painter draws its characters with plain shapes instead (datasets/art/pai
 
 The Debian packages behind the families named here: fonts-noto-cjk (Noto Serif/Sans CJK), fonts-arphic-ukai
 (AR PL UKai), fonts-arphic-uming (AR PL UMing), fonts-wqy-zenhei (WenQuanYi Zen Hei), fonts-dejavu-core.
+
+The brush kinds ("brush-cursive", "brush-running", "brush-kai") are calligraphy fonts of Google Fonts (SIL OFL 1.1)
+that no Debian package holds; ``install_npm_font`` fetches them from npm (the ``@expo-google-fonts`` packages
+carry the TrueType files) into ``NPM_FONT_DIR``. They are simplified-Chinese fonts: they write the numerals, 万,
+the seasons and most flowers, but not 萬, 東, 發 or 蘭, so a painter writes only what they cover with them
+(``BRUSH_CHARACTERS``) and the rest with its style's own font.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +49,9 @@ FAMILIES: dict[str, tuple[tuple[str, str], ...]] = {
     "ming": (("AR PL UMing TW", "Light"), ("AR PL UMing HK", "Light"), ("AR PL UMing CN", "Light"),
              ("AR PL Mingti2L Big5", "Regular")),
     "hei": (("WenQuanYi Zen Hei", "Regular"), ("WenQuanYi Micro Hei", "Regular"), ("Droid Sans Fallback", "Regular")),
+    "brush-cursive": (("Liu Jian Mao Cao", "Regular"),),
+    "brush-running": (("Zhi Mang Xing", "Regular"),),
+    "brush-kai": (("Ma Shan Zheng", "Regular"),),
     "latin": (("DejaVu Sans", "Book"), ("DejaVu Sans", "Regular"), ("Liberation Sans", "Regular"),
               ("Noto Sans", "Regular"), ("FreeSans", "Regular")),
     "latin-bold": (("DejaVu Sans", "Bold"), ("Liberation Sans", "Bold"), ("Noto Sans", "Bold"),
@@ -46,6 +59,19 @@ FAMILIES: dict[str, tuple[tuple[str, str], ...]] = {
     "latin-serif": (("DejaVu Serif", "Book"), ("DejaVu Serif", "Regular"), ("Liberation Serif", "Regular"),
                     ("FreeSerif", "Regular")),
 }
+
+# The characters a brush font must write to be used at all (the characters suit's numerals, the flowers' and
+# seasons' Chinese seat numbers): what real sets most often print in a calligrapher's hand.
+BRUSH_CHARACTERS = "一二三四五伍六七八九"
+BRUSH_KINDS = ("brush-cursive", "brush-running", "brush-kai")
+
+# Brush kind -> the npm package (pinned) and the TrueType file in it.
+NPM_FONTS: dict[str, tuple[str, str]] = {
+    "brush-cursive": ("@expo-google-fonts/liu-jian-mao-cao@0.2.3", "LiuJianMaoCao_400Regular.ttf"),
+    "brush-running": ("@expo-google-fonts/zhi-mang-xing@0.4.1", "ZhiMangXing_400Regular.ttf"),
+    "brush-kai": ("@expo-google-fonts/ma-shan-zheng@0.4.3", "MaShanZheng_400Regular.ttf"),
+}
+NPM_FONT_DIR = "~/.local/share/fonts/mjscan"
 
 APT_PACKAGES = ("fonts-noto-cjk", "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-wqy-zenhei", "fonts-dejavu-core")
 
@@ -151,3 +177,42 @@ def default_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default(size=size)
     except TypeError:  # Pillow < 10.1
         return ImageFont.load_default()
+
+
+class FontInstallError(RuntimeError):
+    """A font could not be fetched from npm (the message says what to run by hand)."""
+
+
+def install_npm_font(kind: str, folder: str | os.PathLike = NPM_FONT_DIR) -> Path:
+    """Fetch the brush ``kind``'s TrueType file from npm (``NPM_FONTS``) into ``folder`` and answer its path.
+
+    ``npm pack`` downloads the package's tarball without installing anything; the one font file is taken out of
+    it. Raises FontInstallError (with the command to run by hand) when npm is missing or fails."""
+    if kind not in NPM_FONTS:
+        raise ValueError(f"No npm font for the kind {kind!r}; these have one: {', '.join(NPM_FONTS)}.")
+    package, filename = NPM_FONTS[kind]
+    target = Path(os.path.expanduser(folder)) / filename
+    by_hand = f"npm pack {package} and copy {filename} from its tarball into {target.parent}"
+    if target.is_file():
+        return target
+    npm = shutil.which("npm")
+    if npm is None:
+        raise FontInstallError(f"The {kind} font comes from npm, which is not installed: install Node.js, or {by_hand}.")
+    with tempfile.TemporaryDirectory() as scratch:
+        result = subprocess.run([npm, "pack", package, "--pack-destination", scratch, "--silent"],
+                                capture_output=True, text=True)
+        tarballs = list(Path(scratch).glob("*.tgz"))
+        if result.returncode != 0 or not tarballs:
+            tail = "\n".join(result.stderr.strip().splitlines()[-3:])
+            raise FontInstallError(f"npm could not fetch {package} ({tail}); {by_hand}.")
+        with tarfile.open(tarballs[0]) as tar:
+            member = next((m for m in tar.getmembers() if m.isfile() and Path(m.name).name == filename), None)
+            if member is None:
+                raise FontInstallError(f"{package} has no {filename}; {by_hand}.")
+            data = tar.extractfile(member).read()  # type: ignore[union-attr]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".part")
+    partial.write_bytes(data)
+    partial.replace(target)  # a half-written font is never found
+    catalogue.cache_clear()
+    return target

@@ -28,7 +28,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from datasets.art.bundle import CODES, DEFAULT_FACE_SIZE, fit_face
-from datasets.art.fonts import FontRef, any_cjk_font, default_font, find_font, latin_font
+from datasets.art.fonts import (BRUSH_CHARACTERS, BRUSH_KINDS, FontRef, any_cjk_font, covers, default_font, find_font,
+                                latin_font)
 
 SUPERSAMPLE = 4
 RGB = tuple[int, int, int]
@@ -90,12 +91,16 @@ class Scheme:
     five: str = "五"
     wan: str = "萬"
     back: tuple | None = None  # None | ("plain", rgb) | ("lattice", rgb, rgb) | ("stripes", rgb, rgb) | ("emblem", rgb, rgb)
+    brush: str | None = None  # None | a brush font kind (fonts.BRUSH_KINDS): the characters suit's numerals, 万 and
+    # the flowers' and seasons' characters and Chinese numbers in a calligrapher's hand, where that font has them
 
     def __post_init__(self) -> None:
         ink, thickness, length = self.one_stick
         if ink not in ("green", "red", "blue", "black") or not (0 < thickness <= 1 and 0 < length <= 1):
             raise ValueError(f"one_stick must be (an ink: green, red, blue or black; a width and a length, shares of "
                              f"the face in (0, 1]), not {self.one_stick!r}")
+        if self.brush is not None and self.brush not in BRUSH_KINDS:
+            raise ValueError(f"brush must be None or one of {', '.join(BRUSH_KINDS)}, not {self.brush!r}")
 
     @property
     def source(self) -> str:
@@ -181,13 +186,16 @@ def _random_palette(rng: random.Random) -> Palette:
 # number (only the character or picture tells them apart), the 1s as one big stick, White frames of other
 # weights and insets. Generation 3 (stop 23) draws the 1s as one stick more often, and that stick in any of the
 # suit's inks, as thin as the other bamboo sticks or twice as wide, short or face-long: real sets print it every
-# way. Earlier generations stay as they were, so that older recipes paint the same styles.
-RANDOM_GENERATIONS = (1, 2, 3)
-RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-", 3: f"{RANDOM_PREFIX}g3-"}
+# way. Generation 4 (stop 27) writes the characters suit's numerals (and 万, the flowers' and seasons' characters)
+# in a calligrapher's hand four times in five: cursive, running or brush regular script (fonts.BRUSH_KINDS), as many
+# real sets do; no earlier style wrote a cursive 二 or 七. Earlier generations stay as they were, so that older
+# recipes paint the same styles.
+RANDOM_GENERATIONS = (1, 2, 3, 4)
+RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-", 3: f"{RANDOM_PREFIX}g3-", 4: f"{RANDOM_PREFIX}g4-"}
 
 
 def random_style_name(seed: int, generation: int = 1) -> str:
-    """``painted-random-<seed>`` (generation 1), ``painted-random-g2-<seed>`` or ``painted-random-g3-<seed>``."""
+    """``painted-random-<seed>`` (generation 1), or ``painted-random-gN-<seed>`` (generation N from 2)."""
     if generation not in RANDOM_PREFIXES:
         raise ValueError(f"The random style generation must be one of {RANDOM_GENERATIONS}, not {generation}.")
     return f"{RANDOM_PREFIXES[generation]}{seed}"
@@ -197,10 +205,12 @@ def random_scheme(seed: int, generation: int = 1) -> Scheme:
     """A style drawn at random from every option the painter has (named by ``random_style_name``).
 
     Generation 2 draws the same style as generation 1 and then its own extra options, from the same stream;
-    generation 3 draws generation 2's style and then its 1s.
+    generation 3 draws generation 2's style and then its 1s; generation 4 draws generation 3's and then its brush.
 
     >>> random_scheme(7, 3).bird in ("sparrow", "peacock", "stick"), random_scheme(7, 2).one_stick
     (True, ('green', 0.16, 0.62))
+    >>> random_scheme(1200, 4).brush, random_scheme(1200, 3).brush
+    ('brush-cursive', None)
     """
     name = random_style_name(seed, generation)
     rng = random.Random(f"random-scheme:{seed}")
@@ -227,8 +237,11 @@ def random_scheme(seed: int, generation: int = 1) -> Scheme:
                      white_inset=rng.uniform(0.08, 0.3), white_line=rng.uniform(0.6, 1.7))
     if generation == 2:
         return scheme
-    return replace(scheme, bird=scheme.bird if rng.random() < 0.4 else "stick",
-                   one_stick=(rng.choice(("green", "red", "blue")), rng.uniform(0.07, 0.2), rng.uniform(0.45, 0.85)))
+    scheme = replace(scheme, bird=scheme.bird if rng.random() < 0.4 else "stick",
+                     one_stick=(rng.choice(("green", "red", "blue")), rng.uniform(0.07, 0.2), rng.uniform(0.45, 0.85)))
+    if generation == 3:
+        return scheme
+    return replace(scheme, brush=None if rng.random() < 0.2 else rng.choice(BRUSH_KINDS))
 
 
 def _jitter(rng: random.Random, colour: RGB, amount: int = 10) -> RGB:
@@ -259,6 +272,17 @@ class FacePainter:
     @cached_property
     def index_font(self) -> FontRef | None:
         return latin_font(self.scheme.index_font)
+
+    @cached_property
+    def brush_font(self) -> FontRef | None:
+        """The scheme's brush font, or None (no brush, or its font not installed: the style's font writes all)."""
+        return None if self.scheme.brush is None else find_font(self.scheme.brush, BRUSH_CHARACTERS)
+
+    def _brushed(self, text: str) -> FontRef | None:
+        """The font for ``text`` where the scheme writes it by brush: the brush font when it has every character
+        of ``text``, else the style's own font."""
+        brush = self.brush_font
+        return brush if brush is not None and covers(brush, text) else self.font
 
     @property
     def uses_fallback(self) -> bool:
@@ -441,8 +465,9 @@ class FacePainter:
         width = x1 - x0
         inset = 0.2 if rank == 1 else 0.1  # 一 is flat: keep it from growing as wide as the tile
         numeral_box = (x0 + inset * width, y0 + 0.02 * (y1 - y0), x1 - inset * width, split - 0.03 * (y1 - y0))
-        self._text(numeral, numeral_box, p.numeral)
-        self._text(self.scheme.wan, (x0 + 0.04 * width, split + 0.02 * (y1 - y0), x1 - 0.04 * width, y1), p.wan)
+        self._text(numeral, numeral_box, p.numeral, font=self._brushed(numeral))
+        self._text(self.scheme.wan, (x0 + 0.04 * width, split + 0.02 * (y1 - y0), x1 - 0.04 * width, y1), p.wan,
+                   font=self._brushed(self.scheme.wan))
         self._index(str(rank))
 
     _DOT_LAYOUT = {
@@ -716,7 +741,7 @@ class FacePainter:
         colour = p.season if season else p.flower
         numeral = self.scheme.bonus_numeral
         number = "" if numeral == "none" else str(seat) if numeral == "arabic" else NUMERALS[seat - 1]
-        number_font = self.index_font if self.scheme.bonus_numeral == "arabic" else self.font
+        number_font = self.index_font if self.scheme.bonus_numeral == "arabic" else self._brushed(number)
         x0, y0, x1, y1 = self._content()
         w, h = x1 - x0, y1 - y0
         if self.scheme.bonus_frame:
@@ -727,15 +752,17 @@ class FacePainter:
         number_box = (x1 - (0.3 if number.isdigit() else 0.36) * w, y0, x1, y0 + 0.2 * h)
         if number:
             self._text(number, number_box, p.red if season else p.blue, font=number_font, tall=1.0, anchor="right",
-                       weight=0 if number_font is not self.font else None)
+                       weight=0 if numeral == "arabic" and number_font is not self.font else None)
         if self.scheme.bonus == "picture":
-            self._text(char, (x0, y0, x0 + 0.42 * w, y0 + 0.3 * h), colour, anchor="left")
+            self._text(char, (x0, y0, x0 + 0.42 * w, y0 + 0.3 * h), colour, anchor="left", font=self._brushed(char))
             picture = (x0 + 0.02 * w, y0 + 0.33 * h, x1 - 0.02 * w, y1)
             (self._season_picture if season else self._flower_picture)(seat, picture)
         elif number:
-            self._text(char, (x0 + 0.08 * w, y0 + 0.24 * h, x1 - 0.08 * w, y1 - 0.06 * h), colour)
+            self._text(char, (x0 + 0.08 * w, y0 + 0.24 * h, x1 - 0.08 * w, y1 - 0.06 * h), colour,
+                       font=self._brushed(char))
         else:  # the character alone, as large as the face allows
-            self._text(char, (x0 + 0.06 * w, y0 + 0.1 * h, x1 - 0.06 * w, y1 - 0.1 * h), colour)
+            self._text(char, (x0 + 0.06 * w, y0 + 0.1 * h, x1 - 0.06 * w, y1 - 0.1 * h), colour,
+                       font=self._brushed(char))
 
     def _blossom(self, cx, cy, r, colour, centre):
         for k in range(5):

@@ -343,7 +343,7 @@ def test_second_generation_random_schemes_add_options_and_leave_the_first_alone(
     assert "stick" in {s.bird for s in second}
     assert len({s.white_inset for s in second}) == 40
     with pytest.raises(ValueError, match="generation must be one of"):
-        random_scheme(1, generation=4)
+        random_scheme(1, generation=5)
 
 
 def test_third_generation_draws_the_one_stick_1s_every_way_and_leaves_the_second_alone():
@@ -364,6 +364,111 @@ def test_third_generation_draws_the_one_stick_1s_every_way_and_leaves_the_second
     assert {s.one_stick[0] for s in third} == {"green", "red", "blue"}
     assert min(s.one_stick[1] for s in third) < 0.1 < 0.18 < max(s.one_stick[1] for s in third)
     assert all(0.45 <= s.one_stick[2] <= 0.85 for s in third)
+
+
+def test_fourth_generation_writes_by_brush_and_leaves_the_third_alone():
+    """Generation 4 is generation 3's style plus a brush font four styles in five; generation 3 has none."""
+    from dataclasses import replace
+
+    from datasets.art.fonts import BRUSH_KINDS
+    from datasets.art.painter import Scheme, random_scheme
+
+    third = [random_scheme(seed, generation=3) for seed in range(80)]
+    fourth = [random_scheme(seed, generation=4) for seed in range(80)]
+    assert [s.name for s in fourth] == [f"painted-random-g4-{k}" for k in range(80)]
+    for old, new in zip(third, fourth):
+        assert old.brush is None
+        assert replace(new, name=old.name, brush=None) == old
+    brushes = [s.brush for s in fourth]
+    assert set(brushes) == {*BRUSH_KINDS, None}
+    assert 0.6 < sum(b is not None for b in brushes) / len(brushes) < 0.95
+    with pytest.raises(ValueError, match="brush must be None or one of"):
+        Scheme("x", 0, brush="comic")
+
+
+def test_a_brush_writes_the_numerals_and_bonus_characters_it_has(monkeypatch):
+    """The brush font writes the characters suit's numerals and the seasons' characters; what it lacks (here 萬
+    and 東) and every other face keep the style's own font."""
+    from dataclasses import replace
+
+    from datasets.art import painter as painter_module
+    from datasets.art.fonts import BRUSH_KINDS, find_font
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    brush = find_font("kai")
+    if brush is None or _cjk_font() is None:
+        pytest.skip("no CJK font is installed (e.g. apt-get install fonts-noto-cjk fonts-arphic-ukai)")
+    # the Kai font stands in for a calligraphy font that lacks 萬 and 東, as the real ones do
+    monkeypatch.setattr(painter_module, "find_font",
+                        lambda kind, *a, **k: brush if kind in BRUSH_KINDS else find_font(kind, *a, **k))
+    monkeypatch.setattr(painter_module, "covers", lambda ref, text: not (ref == brush and set(text) & set("萬東")))
+    plain = replace(SCHEMES[0], bonus="char", bonus_numeral="chinese", wan="萬")
+    assert find_font(plain.font) != brush
+    brushed = replace(plain, brush="brush-cursive")
+    painter = FacePainter(brushed, (60, 80))
+    assert painter.brush_font == brush
+    assert painter._brushed("二") == brush and painter._brushed("萬") == painter.font != brush
+    for code in ("2m", "7m", "5f", "2f"):
+        assert painter.paint(code).tobytes() != FacePainter(plain, (60, 80)).paint(code).tobytes(), code
+    for code in ("1z", "6z", "5p", "9s"):
+        assert painter.paint(code).tobytes() == FacePainter(plain, (60, 80)).paint(code).tobytes(), code
+    # the 萬 half of a characters tile is the style's own: only the numeral's rows change
+    changed = np.flatnonzero((painter.paint("2m") != FacePainter(plain, (60, 80)).paint("2m")).any(axis=(1, 2)))
+    assert changed.max() < 80 * 0.5
+
+
+def test_a_brush_font_is_fetched_from_npm(monkeypatch, tmp_path):
+    """``install_npm_font`` takes the one TrueType file out of the package's tarball; without npm, or when npm
+    fails, the error says what to run by hand."""
+    import io
+    import subprocess
+    import tarfile
+
+    from datasets.art import fonts
+
+    package, filename = fonts.NPM_FONTS["brush-kai"]
+    calls = []
+
+    def fake_npm(command, **kwargs):
+        calls.append(command)
+        folder = Path(command[command.index("--pack-destination") + 1])
+        with tarfile.open(folder / "font.tgz", "w:gz") as tar:
+            for name, data in ((f"package/400Regular/{filename}", b"glyphs"), ("package/README.md", b"readme")):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(fonts.shutil, "which", lambda name: "/usr/bin/npm")
+    monkeypatch.setattr(fonts.subprocess, "run", fake_npm)
+    path = fonts.install_npm_font("brush-kai", tmp_path / "fonts")
+    assert path == tmp_path / "fonts" / filename and path.read_bytes() == b"glyphs"
+    assert calls[0][1:3] == ["pack", package]
+    assert fonts.install_npm_font("brush-kai", tmp_path / "fonts") == path and len(calls) == 1  # there already
+    monkeypatch.setattr(fonts.subprocess, "run",
+                        lambda command, **kw: subprocess.CompletedProcess(command, 1, "", "npm error 404 Not Found"))
+    with pytest.raises(fonts.FontInstallError, match=r"404 Not Found.*npm pack"):
+        fonts.install_npm_font("brush-cursive", tmp_path / "other")
+    monkeypatch.setattr(fonts.shutil, "which", lambda name: None)
+    with pytest.raises(fonts.FontInstallError, match="npm, which is not installed"):
+        fonts.install_npm_font("brush-running", tmp_path / "other")
+    assert not (tmp_path / "other").exists()
+    with pytest.raises(ValueError, match="No npm font"):
+        fonts.install_npm_font("kai", tmp_path / "other")
+
+
+def test_prepare_names_the_npm_fonts_a_brush_style_needs(monkeypatch):
+    from datasets.art import fonts, prepare
+
+    specs = prepare.random_specs(40, 0, generation=4)
+    needed = {prepare._scheme(spec).brush for spec in specs} - {None}
+    real_find = fonts.find_font
+    monkeypatch.setattr(fonts, "find_font", lambda kind, *a, **k: None if kind in fonts.BRUSH_KINDS else
+                        real_find(kind, *a, **k))
+    missing = prepare.missing_packages(specs)
+    assert {name for name in missing if name.startswith("npm:")} == {f"npm:{kind}" for kind in needed}
+    with pytest.raises(prepare.MissingPackagesError, match="brush fonts from npm.*@expo-google-fonts"):
+        prepare.ensure_packages(specs, install=False)
 
 
 def test_the_one_stick_is_painted_in_its_ink_and_size():

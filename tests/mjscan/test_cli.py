@@ -431,3 +431,15 @@ def test_waits(cli):
 def test_waits_refuses_a_won_hand(cli):
     run = cli("waits", "--notation", "123m 456m 789m 234p 5s +5s")
     assert run.status == 2 and "already won" in run.err
+
+
+def test_prepare_art_offers_every_painter_generation():
+    """The CLI writes the generations out (it imports no painter at start-up); they must be the painter's own."""
+    from datasets.art.painter import RANDOM_GENERATIONS
+
+    parser = mjscan.cli.build_parser()
+    synth = next(a for a in parser._subparsers._group_actions[0].choices["synth"]._actions
+                 if isinstance(a, type(parser._subparsers._group_actions[0])))
+    prepare = synth.choices["prepare-art"]
+    option = next(a for a in prepare._actions if "--random-generation" in a.option_strings)
+    assert tuple(option.choices) == RANDOM_GENERATIONS

@@ -96,6 +96,9 @@ APART = "it lies apart from the concealed row and the melds"
 """Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
 NOT_A_FLOWER = "no, it is not part of the hand"
 """The choice of a question ``flower-N`` that leaves the tile out of the hand."""
+FLOWER_READING = "flower-reading-"
+"""The id prefix of the question about an unsure flower or season of the hand (``vision.repair``; the
+detection's index follows): its choices are flowers and seasons, or ``NOT_A_FLOWER``."""
 NO_TILE = "taken for no tile: the tiles make a winning hand without it, and its reading was unsure (vision.repair)"
 ONE_OF_EACH = "a set has one of each flower and season"
 """The end of the reason a second copy of a flower or season is ignored with: one of the two is misread, and
@@ -217,6 +220,11 @@ class Reading:
                 hand = choice.hand
             elif q.id.startswith("claim-") and hand is not None:
                 hand = _with_claim(hand, q.id[len("claim-"):], Direction.parse(choice.label))
+            elif q.id.startswith(FLOWER_READING) and hand is not None:
+                # an unsure flower of the hand (vision.repair): which one it is, or none
+                read = next(t.code for t in self.tiles if t.detection == int(q.id[len(FLOWER_READING):]))
+                hand = _with_flower_as(hand, Tile.parse(read),
+                                       None if choice.label == NOT_A_FLOWER else Tile.parse(choice.label))
             elif q.id.startswith("flower-") and hand is not None and choice.label != NOT_A_FLOWER:
                 # "yes, 6f" (a stray tile that is a flower) or "6f" (which flower a second copy is)
                 hand = _with_flower(hand, Tile.parse(choice.label.removeprefix("yes, ")))
@@ -273,6 +281,14 @@ def _with_flower(hand: Hand, flower: Tile) -> Hand:
     if flower in hand.flowers:
         return hand
     return Hand(hand.concealed, hand.melds, hand.winning_tile, hand.flowers + (flower,), hand.context)
+
+
+def _with_flower_as(hand: Hand, read: Tile, taken: Tile | None) -> Hand:
+    """``hand`` with its flower ``read`` taken as ``taken`` (in its place), or left out (None)."""
+    flowers = tuple(taken if f == read else f for f in hand.flowers if f != read or taken is not None)
+    if taken is not None and flowers.count(taken) > 1:  # taken as a flower the hand already has: one of each
+        flowers = tuple(f for n, f in enumerate(flowers) if f != taken or n == flowers.index(taken))
+    return Hand(hand.concealed, hand.melds, hand.winning_tile, flowers, hand.context)
 
 
 def _with_claim(hand: Hand, code: str, direction: Direction) -> Hand:

@@ -181,6 +181,29 @@ def test_a_second_copy_of_a_flower_that_cannot_be_read_again_is_asked_about():
     assert [c.label for c in group(unsure).questions[0].choices][:2] == ["8f", "1f"]
 
 
+def test_an_unsure_flower_of_the_hand_is_asked_about():
+    """A 7f whose next reading, 4f (a flower the hand lacks), is at least half as likely: never silently 7f;
+    question flower-reading-N offers its reading, then the flowers the hand lacks (the likeliest first), then
+    none. Each answer takes the flower as answered, in its place."""
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s"), (MELD_Y + 3 * 40, "2f . 7f")])
+    index = index_of(truth, "7f")
+    unsure = with_reading(truth, index, "7f", [("4f", 0.6), ("1m", 0.3)])
+    reading = group(unsure)
+    assert sorted(t.code for t in reading.hand.flowers) == ["2f", "7f"]
+    (question,) = reading.questions
+    assert question.id == f"flower-reading-{index}"
+    assert "read as the season 7f" in question.text and "flower 4f (60% as likely)" in question.text
+    assert [c.label for c in question.choices] == ["7f", "4f", "1f", "3f", "5f", "6f", "8f",
+                                                   "no, it is not part of the hand"]
+    hand, still_open = reading.answer({question.id: "4f"})
+    assert [t.code for t in hand.flowers] == ["2f", "4f"] and still_open == ()
+    assert [t.code for t in reading.answer({question.id: "7f"})[0].flowers] == ["2f", "7f"]
+    assert [t.code for t in reading.answer({question.id: "no"})[0].flowers] == ["2f"]
+    # a next reading under half as likely, or one the hand already has (2f), is no reason to ask
+    assert group(with_reading(truth, index, "7f", [("4f", 0.45)])).questions == ()
+    assert group(with_reading(truth, index, "7f", [("2f", 0.9), ("4f", 0.3)])).questions == ()
+
+
 def with_confidence(detections: Detections, index: int, confidence: float) -> Detections:
     tiles = list(detections.tiles)
     tiles[index] = replace(tiles[index], confidence=confidence, alternatives=())

@@ -242,7 +242,8 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
 
 
 def ask_about_flowers(detections: Detections, reading: Any) -> Any:
-    """``reading`` with a question ``flower-N`` for each tile lying apart (ignored as a stray tile) that may be a
+    """``reading`` with a question ``flower-reading-N`` for each unsure flower or season of the hand
+    (``_unsure_flowers``), and ``flower-N`` for each tile lying apart (ignored as a stray tile) that may be a
     flower or season the hand lacks (see the module's doc); choices ``yes, <code>`` and ``no``. And for each
     second copy of a flower or season left (re-reading found no better reading of it): which one it is, the
     flowers and seasons the hand lacks as choices (its own next readings first), or none."""

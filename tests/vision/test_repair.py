@@ -182,7 +182,7 @@ def test_a_second_copy_of_a_flower_that_cannot_be_read_again_is_asked_about():
 
 
 def test_an_unsure_flower_of_the_hand_is_asked_about():
-    """A 7f whose next reading, 4f (a flower the hand lacks), is at least half as likely: never silently 7f;
+    """A 7f whose next reading, 4f (a flower the hand lacks), is 0.6 as likely: never silently 7f;
     question flower-reading-N offers its reading, then the flowers the hand lacks (the likeliest first), then
     none. Each answer takes the flower as answered, in its place."""
     truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s"), (MELD_Y + 3 * 40, "2f . 7f")])
@@ -199,8 +199,8 @@ def test_an_unsure_flower_of_the_hand_is_asked_about():
     assert [t.code for t in hand.flowers] == ["2f", "4f"] and still_open == ()
     assert [t.code for t in reading.answer({question.id: "7f"})[0].flowers] == ["2f", "7f"]
     assert [t.code for t in reading.answer({question.id: "no"})[0].flowers] == ["2f"]
-    # a next reading under half as likely, or one the hand already has (2f), is no reason to ask
-    assert group(with_reading(truth, index, "7f", [("4f", 0.45)])).questions == ()
+    # a next reading under 0.6 as likely, or one the hand already has (2f), is no reason to ask
+    assert group(with_reading(truth, index, "7f", [("4f", 0.55)])).questions == ()
     assert group(with_reading(truth, index, "7f", [("2f", 0.9), ("4f", 0.3)])).questions == ()
 
 

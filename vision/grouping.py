@@ -284,11 +284,11 @@ def _with_flower(hand: Hand, flower: Tile) -> Hand:
 
 
 def _with_flower_as(hand: Hand, read: Tile, taken: Tile | None) -> Hand:
-    """``hand`` with its flower ``read`` taken as ``taken`` (in its place), or left out (None)."""
-    flowers = tuple(taken if f == read else f for f in hand.flowers if f != read or taken is not None)
-    if taken is not None and flowers.count(taken) > 1:  # taken as a flower the hand already has: one of each
-        flowers = tuple(f for n, f in enumerate(flowers) if f != taken or n == flowers.index(taken))
-    return Hand(hand.concealed, hand.melds, hand.winning_tile, flowers, hand.context)
+    """``hand`` with its flower ``read`` taken as ``taken`` instead, or left out (None). A Hand keeps its flowers
+    sorted, one of each (``_with_flower`` adds none twice)."""
+    without = Hand(hand.concealed, hand.melds, hand.winning_tile, tuple(f for f in hand.flowers if f != read),
+                   hand.context)
+    return without if taken is None else _with_flower(without, taken)
 
 
 def _with_claim(hand: Hand, code: str, direction: Direction) -> Hand:

@@ -216,6 +216,14 @@ def _drops(detections: Detections) -> list[tuple[float, int, None]]:
     return sorted(drops, key=lambda s: -s[0])[:DROPS]
 
 
+def _lacking_flowers(tile: Any, have: set[Any]) -> tuple[dict[Any, float], list[Any]]:
+    """The flowers and seasons among ``tile``'s next readings that the hand (``have``) lacks, with their
+    confidences; and every flower and season the hand lacks, the likeliest of those readings first."""
+    likely = {code: confidence for code, confidence in tile.alternatives
+              if code != "back" and code.is_bonus and code not in have}
+    return likely, sorted((code for code in BONUS_TILES if code not in have), key=lambda c: (-likely.get(c, 0.0), c))
+
+
 def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
     """A question ``flower-reading-N`` for each flower or season of the hand whose next reading as another the
     hand lacks is at least ``UNSURE_FLOWER_RATIO`` as likely: its reading first, then the flowers and seasons the
@@ -228,11 +236,9 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
         if evidence.group != "flower" or evidence.detection in corrected:
             continue
         tile = detections.tiles[evidence.detection]
-        likely = {code: confidence for code, confidence in tile.alternatives
-                  if code != "back" and code.is_bonus and code not in have}
+        likely, lacking = _lacking_flowers(tile, have)
         if tile.confidence <= 0 or not likely or max(likely.values()) < UNSURE_FLOWER_RATIO * tile.confidence:
             continue
-        lacking = sorted((code for code in BONUS_TILES if code not in have), key=lambda c: (-likely.get(c, 0.0), c))
         best = lacking[0]
         yield Question(
             f"{FLOWER_READING}{evidence.detection}",
@@ -258,8 +264,7 @@ def ask_about_flowers(detections: Detections, reading: Any) -> Any:
     settled = any(q.id == "tile-reading" for q in reading.questions)
     for ignored in () if settled else second_flowers(reading):
         tile = detections.tiles[ignored.detection]
-        likely = {code: confidence for code, confidence in tile.alternatives if code != "back" and code.is_bonus}
-        lacking = sorted((code for code in BONUS_TILES if code not in have), key=lambda c: (-likely.get(c, 0.0), c))
+        _, lacking = _lacking_flowers(tile, have)
         asked.append(Question(
             f"flower-{ignored.detection}",
             f"Two tiles were read as {tile.code_str}, and a set has one of each flower and season: which is the "

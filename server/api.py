@@ -1,4 +1,4 @@
-"""The JSON API under ``/api``: health, rules, scan, score, and the extensions waits and settle.
+"""The JSON API under ``/api``: health, rules, scan, score, and the extensions answer, waits and settle.
 
 Every answer is JSON. Errors are ``{"error": {"code": ..., "message": ...}}`` with a 4xx status (5xx only
 for ``no_detector`` and for a failure of mjscan itself); the messages are for players. See docs/server.md.
@@ -19,7 +19,7 @@ from scorer.notation import format_hand, parse_hand
 from scorer.result import Score
 from scorer.rules import RULE_SETS, get_rule_set
 from scorer.tiles import Wind
-from server.scanning import NO_DETECTOR_MESSAGE
+from server.scanning import NO_DETECTOR_MESSAGE, AnswerError, answer_detection
 from server.uploads import UploadError, read_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -149,6 +149,36 @@ def scan():
     return jsonify({"rules": rule_set.name, "detection": detection, "hand": hand_out, "score": result,
                     "questions": questions, "reading_notes": reading.get("reading_notes") or [],
                     "corrections": reading.get("corrections") or []})
+
+
+@bp.post("/answer")
+def answer():
+    """The hand after the player's answers to a photo's questions, all at once: grouping the detection
+    /api/scan answered again gives its questions again (docs/server.md). Scored like /api/scan's hand."""
+    body = _json_body()
+    rule_set = _rule_set(body.get("rules", DEFAULT_RULES))
+    context = body.get("context") or {}
+    if not isinstance(context, dict):
+        raise ApiError("malformed_hand", "'context' must be a JSON object of the hand's context fields, "
+                                         "e.g. {\"self_drawn\": true}.")
+    try:
+        answered = answer_detection(body.get("detection"), body.get("answers", {}))
+    except AnswerError as error:
+        raise ApiError(error.code, str(error)) from None
+    except ImportError:
+        raise ApiError("no_grouping", "This server cannot group a photo's tiles into a hand (no vision/ "
+                                      "grouping installed): enter the hand by hand instead.", 503) from None
+    hand_out, result = answered["hand"], None
+    if hand_out is not None:
+        merged = {**hand_out, "context": {**(hand_out.get("context") or {}), **context}}
+        try:
+            hand = hand_from_dict(merged)
+        except HandError as error:
+            raise ApiError(error.code, error.message) from None
+        hand_out = hand_to_dict(hand)
+        result = rule_set.score(hand).to_dict()
+        result["notation"] = format_hand(hand)
+    return jsonify({"rules": rule_set.name, "hand": hand_out, "score": result, "questions": answered["questions"]})
 
 
 # --------------------------------------------------------------------------------------------------

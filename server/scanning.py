@@ -129,23 +129,75 @@ class VisionScanner:
                 "reading_notes": [str(n) for n in notes], "corrections": [_as_dict(c) for c in corrections]}
 
 
-def _with_hands(reading: Any, question: Any) -> Any:
-    """The question with each choice that carries no hand given the hand it leads to, where that differs
-    from the reading's (vision.grouping's ``Reading.answer``; e.g. whose discard a meld without a sideways
-    tile claimed), so the page can take a choice as a whole hand like any other."""
+def _with_hands(reading: Any, question: Any, answers: dict[str, str] | None = None) -> Any:
+    """The question with each choice that carries no hand given the hand it leads to (vision.grouping's
+    ``Reading.answer``; e.g. whose discard a meld without a sideways tile claimed), so the page can take a
+    choice as a whole hand like any other. The choice that keeps the reading's own hand gets it too: going back
+    to it on the page puts that hand back. With the player's other ``answers``, every choice's hand is the one
+    it leads to with them (a choice's own whole hand knows nothing of them)."""
     if not isinstance(question, dict) or not isinstance(question.get("choices"), list) or "id" not in question:
         return question
     choices = []
     for choice in question["choices"]:
-        if isinstance(choice, dict) and choice.get("hand") is None and isinstance(choice.get("label"), str):
+        if isinstance(choice, dict) and (choice.get("hand") is None or answers) and isinstance(choice.get("label"), str):
             try:
-                answered, _ = reading.answer({question["id"]: choice["label"]})
+                answered, _ = reading.answer({**(answers or {}), question["id"]: choice["label"]})
             except (ValueError, KeyError, HandError):
                 answered = None
-            if answered is not None and answered != getattr(reading, "hand", None):
+            if answered is not None:
                 choice = {**choice, "hand": hand_to_dict(answered) if isinstance(answered, Hand) else answered}
         choices.append(choice)
     return {**question, "choices": choices}
+
+
+MAX_ANSWERED_TILES = 400
+"""The most detected tiles ``answer_detection`` groups again (a photo of a hand has about 20, a heap of a
+whole set 144): more is not a detection this server answered."""
+
+
+class AnswerError(ValueError):
+    """The player's answers cannot be applied: ``code`` is the API's error code, the message is for players."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def answer_detection(detection: Any, answers: Any) -> dict[str, Any]:
+    """The hand after the player's answers to a photo's questions, all at once.
+
+    ``detection`` is the detection JSON ``/api/scan`` answered (the tiles' ``group`` tags are ignored);
+    grouping it again gives the same reading and the same questions, since the grouping is a function of the
+    detections alone (checked on 1,000 rendered photos: the same hands and questions). ``answers`` maps
+    question ids to a choice's label. Answers ``{"hand": the hand JSON or None, "questions": the questions
+    still open, each choice with the hand it leads to given these answers}``. Raises ``AnswerError`` for a
+    detection or answers that cannot be used, and ``ImportError`` when vision/ has no grouping."""
+    from vision.detections import Detections
+    from vision.grouping import group
+
+    if not isinstance(detection, dict):
+        raise AnswerError("bad_detection", "Send the photo's detection as /api/scan answered it: "
+                                           "{\"image\": {...}, \"tiles\": [...]}.")
+    tiles = detection.get("tiles")
+    if isinstance(tiles, list) and len(tiles) > MAX_ANSWERED_TILES:
+        raise AnswerError("bad_detection", f"The detection has {len(tiles)} tiles; a photo's reading has at most "
+                                           f"{MAX_ANSWERED_TILES}.")
+    try:
+        detections = Detections.from_dict(detection)
+    except ValueError as error:
+        raise AnswerError("bad_detection", f"The detection is not one /api/scan answered: {error}.") from None
+    if not isinstance(answers, dict) or not all(
+            isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) for k, v in answers.items()):
+        raise AnswerError("bad_answers", "'answers' must map each question's id to a choice's label, "
+                                         "e.g. {\"winning-tile\": \"5m\"}.")
+    answers = {k: str(v) for k, v in answers.items()}
+    reading = group(detections)
+    try:
+        hand, still_open = reading.answer(answers)
+    except (ValueError, HandError) as error:
+        raise AnswerError("bad_answer", f"The answers do not fit this photo's questions: {error}.") from None
+    questions = [_with_hands(reading, q.to_dict(), answers) for q in still_open]
+    return {"hand": hand_to_dict(hand) if hand is not None else None, "questions": questions}
 
 
 def _as_dict(value: Any) -> Any:

@@ -208,14 +208,15 @@ class Reading:
 
     def answer(self, answers: dict[str, str]) -> tuple[Hand | None, tuple[Question, ...]]:
         """The hand after the player's answers (question id -> a choice's label, a label's start, or its
-        number from 1), and the questions still open. Raises ValueError for an unknown id or choice."""
+        number from 1), and the questions still open. Raises ValueError for an unknown id or choice.
+
+        A choice that carries a whole hand is taken first, then the answers that change a part of the hand
+        (whose discard a meld claimed, which flower a tile is) are applied to it, so that answers to two
+        questions add up whatever order the questions come in."""
         hand = self.hand
-        open_questions = []
-        for q in self.questions:
-            if q.id not in answers:
-                open_questions.append(q)
-                continue
-            choice = _pick(q, answers[q.id])
+        open_questions = [q for q in self.questions if q.id not in answers]
+        picked = [(q, _pick(q, answers[q.id])) for q in self.questions if q.id in answers]
+        for q, choice in sorted(picked, key=lambda qc: qc[1].hand is None):
             if choice.hand is not None:
                 hand = choice.hand
             elif q.id.startswith("claim-") and hand is not None:

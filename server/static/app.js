@@ -35,6 +35,7 @@
     readHand: null,        // the hand as read from the photo (the detection's groups name its melds)
     photo: null,           // an object URL for the uploaded photo, or null
     questions: [],
+    answerSeq: 0,          // the latest answers sent to /api/answer (a slower earlier reply is dropped)
     scoreSeq: 0,
     notationSeq: 0,
   };
@@ -740,6 +741,7 @@
     state.detection = null;
     state.readHand = null;
     state.questions = [];
+    state.answerSeq++;
     $("photo-view").hidden = true;
     $("questions-section").hidden = true;
     $("photo-error").hidden = true;
@@ -809,6 +811,8 @@
     state.detection = data.detection;
     state.readHand = data.hand ? JSON.parse(JSON.stringify(data.hand)) : null;  // what the photo's groups name
     state.questions = data.questions || [];
+    state.answerSeq++;
+    $("questions-note").textContent = "";
     state.photoNote = "";
     // what the reader says of its reading (e.g. a tile read again to make a winning hand): shown, never silent
     const readingNotes = (data.reading_notes || []).filter((n) => typeof n === "string");
@@ -946,21 +950,52 @@
         const input = h("input", { type: "radio", name: name, id: id, value: String(ci) });
         input.addEventListener("change", () => {
           question.answer = ci;
-          if (choice && typeof choice === "object" && choice.hand) {
-            state.photoNote = "";  // the answer completes the hand: the note asking for it is done
-            const context = state.hand.context;
-            state.hand = JSON.parse(JSON.stringify(choice.hand));
-            state.hand.melds = state.hand.melds || [];
-            state.hand.flowers = state.hand.flowers || [];
-            state.hand.context = Object.assign({}, state.hand.context || {}, context);
-            edited();
-            renderContext();
-          }
+          answerQuestions(choice);
         });
         fieldset.append(h("div", { class: "choice" }, input, h("label", { for: id, text: label })));
       });
       form.append(fieldset);
     });
+  }
+
+  function takeHand(hand) {       // an answer's hand replaces the hand; the player's context stays
+    state.photoNote = "";          // the answer completes the hand: the note asking for it is done
+    const context = state.hand.context;
+    const taken = JSON.parse(JSON.stringify(hand));
+    taken.melds = taken.melds || [];
+    taken.flowers = taken.flowers || [];
+    taken.context = Object.assign({}, taken.context || {}, context);
+    if (JSON.stringify(taken) === JSON.stringify(state.hand)) return;
+    state.hand = taken;
+    edited();
+    renderContext();
+  }
+
+  /** Every answer given so far goes to /api/answer at once, which groups the photo's detection again and
+   * applies them all: answers to two questions add up, and going back to a choice puts its hand back. The
+   * choice's own hand (from /api/scan) is taken at once, and is what stays when the server cannot answer
+   * (a scanner whose questions are not vision/'s). */
+  async function answerQuestions(choice) {
+    const answers = {};
+    state.questions.forEach((q, qi) => {
+      const picked = q.answer === undefined ? undefined : (q.choices || [])[q.answer];
+      if (picked !== undefined) answers[q.id || String(qi)] = typeof picked === "string" ? picked : picked.label;
+    });
+    const seq = ++state.answerSeq;
+    const own = choice && typeof choice === "object" && choice.hand ? choice.hand : null;
+    const alone = Object.keys(answers).length === 1;  // the choice's own hand is then the whole answer
+    const note = $("questions-note");
+    note.textContent = "";
+    if (own && alone) takeHand(own);
+    if (!state.detection) return;
+    const reply = await api("/api/answer", { rules: state.rules, detection: state.detection, answers: answers });
+    if (seq !== state.answerSeq) return;
+    if (reply.ok && reply.data.hand) takeHand(reply.data.hand);
+    else if (reply.ok) note.textContent = "Answer the other questions too: the hand is not whole yet.";
+    else if (own && !alone) {
+      takeHand(own);
+      note.textContent = "Only this answer is taken: " + errorMessage(reply);
+    } else if (!own) note.textContent = errorMessage(reply);
   }
 
   const input = $("photo-input");

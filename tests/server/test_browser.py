@@ -203,6 +203,38 @@ def test_questions_melds_and_the_palette():
         assert console_errors(driver) == []
 
 
+def test_answers_to_two_questions_add_up_and_going_back_restores_the_hand(tmp_path):
+    """The real grouping's questions (tests/server/test_answer.py's photo: a misread 9s, whose choices carry
+    whole hands, and an unsure 7f, whose choices are labels): each answer goes to /api/answer with the others,
+    so the flower answered first survives the tile answered next, and going back to "7f" puts the 7f back."""
+    from server.scanning import VisionScanner
+    from tests.server.test_answer import _two_questions
+    from vision.grouping import group
+
+    detections, flower = _two_questions()
+    scanner = VisionScanner(tmp_path / "detector.onnx")
+    scanner._detect, scanner._group = (lambda image: detections), group  # the adapter's path, no model
+
+    def notation(d):
+        return d.find_element("id", "notation").get_attribute("value")
+
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        _wait(driver, lambda d: "27f" in notation(d) and d.find_elements("css selector", "#questions fieldset"))
+        assert len(driver.find_elements("css selector", "#questions fieldset")) == 2
+        driver.find_element("css selector", f"label[for='q-{flower}-1']").click()  # 4f
+        _wait(driver, lambda d: "24f" in notation(d))
+        driver.find_element("css selector", "label[for='q-tile-reading-1']").click()  # 1z read as 6s
+        both = format_hand(parse_hand("123m 456p 678s 2z [5'55s] 24f +2z"))  # both answers hold
+        assert _wait(driver, lambda d: notation(d) == both)
+        driver.find_element("css selector", f"label[for='q-{flower}-0']").click()  # back to 7f, as read
+        expected = format_hand(parse_hand("123m 456p 678s 2z [5'55s] 27f +2z"))
+        assert _wait(driver, lambda d: notation(d) == expected)
+        assert driver.find_element("id", "questions-note").text == ""
+        assert console_errors(driver) == []
+
+
 # app.js's box colours (GROUP_COLOURS, MELD_COLOURS)
 COLOURS = {"concealed": (0x1e, 0x88, 0xe5), "winning": (0xf9, 0xa8, 0x25), "flowers": (0xd8, 0x1b, 0x60),
            "unmatched": (0x9e, 0x9e, 0x9e), "meld:0": (0x43, 0xa0, 0x47), "meld:1": (0x8e, 0x24, 0xaa),

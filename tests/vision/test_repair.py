@@ -239,3 +239,27 @@ def test_an_unsure_extra_tile_in_the_standing_row_is_taken_for_no_tile():
     tiles = list(truth.tiles)
     tiles[extra] = replace(tiles[extra], confidence=0.25, alternatives=((Tile.parse("4z"), 0.2), (Tile.parse("5z"), 0.2)))
     assert all(not c.dropped for c in group(Detections(truth.width, truth.height, tuple(tiles))).corrections)
+
+
+def test_answers_to_a_whole_hand_question_and_a_flower_question_add_up_in_either_order():
+    """Reading.answer takes a choice that carries a whole hand (which reading of a misread tile) first, then
+    applies the answers that change a part of it (which flower a tile is), whatever order the questions
+    come in: the page and ``--answer`` send all the answers at once."""
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2z | 2z"), (MELD_Y, "5s' 5s 5s"), (MELD_Y + 3 * 40, "2f . 7f")])
+    misread = with_reading(truth, index_of(truth, "9s"), "1z", [("9s", 0.3), ("6s", 0.25)])
+    unsure = with_reading(misread, index_of(misread, "7f"), "7f", [("4f", 0.6), ("1m", 0.3)])
+    reading = group(unsure)
+    flower = f"flower-reading-{index_of(unsure, '7f')}"
+    assert sorted(q.id for q in reading.questions) == sorted([flower, "tile-reading"])
+    answers = {"tile-reading": "1z read as 6s", flower: "4f"}
+    for order in (reading.questions, reading.questions[::-1]):
+        hand, still_open = replace(reading, questions=order).answer(answers)
+        assert still_open == () and hand_text_of(hand) == norm("123m 456p 678s 2z [5'55s] 24f +2z")
+    # each alone changes its own part only
+    assert [t.code for t in reading.answer({flower: "4f"})[0].flowers] == ["2f", "4f"]
+    assert reading.answer({flower: "4f"})[0].concealed == reading.hand.concealed
+    assert hand_text_of(reading.answer({"tile-reading": "1z read as 6s"})[0]) == norm("123m 456p 678s 2z [5'55s] 27f +2z")
+
+
+def hand_text_of(hand) -> str:
+    return format_hand(hand).split(" |")[0]

@@ -677,9 +677,11 @@ def _add_vision(commands: Any) -> None:
     evaluate.add_argument("--classes", choices=("all", "riichi"), default="all",
                           help="score all 43 classes, or only the 34 suit and honour kinds (default: all)")
     evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos (by name)")
-    evaluate.add_argument("--exclude", metavar="FILE",
+    evaluate.add_argument("--exclude", metavar="FILE", action="append",
                           help="leave out the photos named in FILE, one name per line, '#' comments (e.g. "
-                               "datasets/real-photos-label-errors.txt: photos whose labels are wrong)")
+                               "datasets/real-photos-label-errors.txt: photos labelled 1p throughout, and "
+                               "datasets/real-photos-tile-label-errors.txt: single tiles labelled as another); "
+                               "may be given more than once")
     evaluate.add_argument("--out", metavar="DIR", default="runs/eval",
                           help="where to write report.json and confusion.png (default: runs/eval/<folder name>)")
     evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -796,11 +798,13 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
 
     from vision.evaluate import read_exclusions
 
-    try:
-        exclude = read_exclusions(args.exclude) if args.exclude else set()
-    except OSError as error:
-        _err(f"Cannot read the exclusion list '{args.exclude}': {error.strerror or error}.")
-        return EXIT_INVALID
+    exclude: set[str] = set()
+    for listed in args.exclude or ():
+        try:
+            exclude |= read_exclusions(listed)
+        except OSError as error:
+            _err(f"Cannot read the exclusion list '{listed}': {error.strerror or error}.")
+            return EXIT_INVALID
     try:
         report = evaluate_folder(args.data, detector, classes=RIICHI_IDS if args.classes == "riichi" else None,
                                  limit=args.limit, progress=progress, exclude=exclude)

@@ -93,6 +93,16 @@ def test_eval_detector_on_a_folder(cli, fake_model, tmp_path):
     listed.write_text("# labelled wrong\nwrong.png\n")
     left_out = json.loads(cli("eval-detector", str(data), "--out", str(out), "--json", "--exclude", str(listed)).out)
     assert left_out["images"] == 1 and left_out["exact_photos"] == 1.0 and left_out["excluded"] == ["wrong"]
+    # two lists: the photos of both are left out
+    (data / "images" / "also.png").write_bytes((data / "images" / "wrong.png").read_bytes())
+    (data / "labels" / "also.txt").write_text("5 0.9 0.9 0.05 0.05\n")
+    second = tmp_path / "tile-label-errors.txt"
+    second.write_text("also  # a tile labelled as another\n")
+    one = json.loads(cli("eval-detector", str(data), "--out", str(out), "--json", "--exclude", str(listed)).out)
+    assert one["images"] == 2 and one["exact_photos"] == 0.5
+    two = json.loads(cli("eval-detector", str(data), "--out", str(out), "--json", "--exclude", str(listed),
+                         "--exclude", str(second)).out)
+    assert two["images"] == 1 and two["exact_photos"] == 1.0 and two["excluded"] == ["also", "wrong"]
     missing = cli("eval-detector", str(data), "--out", str(out), "--exclude", str(tmp_path / "nope.txt"))
     assert missing.status == 2 and "nope.txt" in missing.err and "Traceback" not in missing.err
 

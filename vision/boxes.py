@@ -113,6 +113,20 @@ def vote_boxes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, *, iou_t
     return np.where(total > 0, voted, boxes[keep])  # a degenerate box overlaps nothing, itself included
 
 
+def lower_bottom_edges(boxes: np.ndarray, share: float, height: float) -> np.ndarray:
+    """The boxes with each bottom edge moved down by ``share`` of the box's height, and not below ``height``.
+
+    >>> lower_bottom_edges(np.array([[10, 20, 40, 120.]]), 0.01, 480).tolist()
+    [[10.0, 20.0, 40.0, 121.0]]
+    >>> lower_bottom_edges(np.array([[10, 400, 40, 479.]]), 0.05, 480).tolist()
+    [[10.0, 400.0, 40.0, 480.0]]
+    """
+    out = np.array(boxes, dtype=np.float32 if np.asarray(boxes).dtype == np.float32 else np.float64, copy=True)
+    if len(out):
+        out[:, 3] = np.minimum(out[:, 3] + share * (out[:, 3] - out[:, 1]), height)
+    return out
+
+
 def letterbox_geometry(width: int, height: int, size: int) -> tuple[float, int, int, int, int]:
     """How ultralytics' LetterBox fits a width x height image into a size x size square:
     (scale, left pad, top pad, resized width, resized height)."""

@@ -138,6 +138,30 @@ def test_localise_answers_the_first_stage_alone(detector):
     assert len(weaker) >= len(boxes)
 
 
+def test_the_faces_bottom_edges_are_lowered_by_the_localisers_measured_bias(detector):
+    """``BOTTOM_EDGE_SHIFT``: once named, each face's box has its bottom edge moved down by that share of its height
+    (not past the photo); the other edges, the names and the scores stay, and so do face-down tiles' boxes and the
+    first stage's own (``localise``). ``bottom_edge_shift=0`` answers the boxes as found."""
+    from vision.classes import BACK_ID
+    from vision.detector import BOTTOM_EDGE_SHIFT, Detector, DetectorError
+
+    plain = Detector(detector.model_path, bottom_edge_shift=0)
+    assert 0 < BOTTOM_EDGE_SHIFT < 0.02 and detector.bottom_edge_shift == BOTTOM_EDGE_SHIFT
+    photo = sorted(PHOTOS.iterdir())[0]
+    _, height, boxes, scores, classes = detector.raw(photo, 0.25)
+    _, _, found, found_scores, found_classes = plain.raw(photo, 0.25)
+    assert np.array_equal(classes, found_classes) and np.allclose(scores, found_scores)
+    assert np.allclose(boxes[:, :3], found[:, :3])
+    faces = classes != BACK_ID
+    assert faces.sum() >= 10
+    expected = np.minimum(found[:, 3] + BOTTOM_EDGE_SHIFT * (found[:, 3] - found[:, 1]), height)
+    assert np.allclose(boxes[faces, 3], expected[faces], atol=1e-3) and np.all(boxes[faces, 3] > found[faces, 3])
+    assert np.allclose(boxes[~faces], found[~faces])
+    assert np.allclose(detector.localise(photo, 0.25)[2], plain.localise(photo, 0.25)[2])
+    with pytest.raises(DetectorError, match="bottom_edge_shift"):
+        Detector(detector.model_path, bottom_edge_shift=-0.01)
+
+
 def test_the_bonus_and_face_axis_readers_ship_beside_it(detector):
     assert detector.bonus_reader is not None and detector.bonus_reader.model_path == MODELS / "bonus.onnx"
     assert detector.axis_reader is not None and detector.axis_reader.model_path == MODELS / "axis.onnx"

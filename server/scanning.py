@@ -139,7 +139,8 @@ def _with_hands(reading: Any, question: Any, answers: dict[str, str] | None = No
         return question
     choices = []
     for choice in question["choices"]:
-        if isinstance(choice, dict) and (choice.get("hand") is None or answers) and isinstance(choice.get("label"), str):
+        recompute = isinstance(choice, dict) and (choice.get("hand") is None or answers)
+        if recompute and isinstance(choice.get("label"), str):
             try:
                 answered, _ = reading.answer({**(answers or {}), question["id"]: choice["label"]})
             except (ValueError, KeyError, HandError):

@@ -44,7 +44,8 @@ def _text(hand_json) -> str:
 def test_answers_to_two_questions_add_up(answer_client):
     detections, flower = _two_questions()
     detection = group(detections).tag_detection(detections)  # as /api/scan answers it, with group tags
-    reply = _post(answer_client, detection, {"tile-reading": "1z read as 6s", flower: "4f"}, context={"self_drawn": True})
+    reply = _post(answer_client, detection, {"tile-reading": "1z read as 6s", flower: "4f"},
+                  context={"self_drawn": True})
     assert reply.status_code == 200, reply.get_data(as_text=True)
     data = reply.get_json()
     assert _text(data["hand"]) == norm("123m 456p 678s 2z [5'55s] 24f +2z")

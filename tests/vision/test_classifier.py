@@ -25,6 +25,19 @@ def test_the_classifier_names_each_box_the_localiser_finds():
     assert classifier.seen[0].shape[1:] == (CROP_HEIGHT, CROP_WIDTH, 3)
 
 
+def test_a_named_faces_bottom_edge_is_lowered_and_a_backs_is_not():
+    """``Detector.bottom_edge_shift`` (``BOTTOM_EDGE_SHIFT``): once the classifier has named a box, a face's bottom edge
+    moves down by that share of the box's height; a box named ``back`` keeps the localiser's."""
+    from vision.classes import BACK_ID
+
+    photo = np.asarray(photo_with_boxes(400, 300, [(40, 60, 80, 112)])).copy()
+    found = fake_detector(classifier=ColourClassifier(class_id=7)).detect(photo).tiles[0].box
+    face = fake_detector(classifier=ColourClassifier(class_id=7), bottom_edge_shift=0.05).detect(photo).tiles[0].box
+    assert face[:3] == pytest.approx(found[:3]) and face[3] == pytest.approx(found[3] + 0.05 * (found[3] - found[1]))
+    back = fake_detector(classifier=ColourClassifier(class_id=BACK_ID), bottom_edge_shift=0.05).detect(photo).tiles[0]
+    assert back.code_str == "back" and back.box == pytest.approx(found)
+
+
 def test_a_box_the_classifier_calls_none_is_dropped():
     detector = fake_detector(classifier=ColourClassifier())
     photo = np.asarray(photo_with_boxes(400, 300, [(40, 60, 80, 112), (120, 60, 160, 112)])).copy()

@@ -141,9 +141,7 @@ def scan():
         except HandError as error:  # the photo's reading is not a hand yet: the player fixes it on the page
             result = Score.invalid(rule_set.name, error.code, error.message).to_dict()
         else:
-            hand_out = hand_to_dict(hand)
-            result = rule_set.score(hand).to_dict()
-            result["notation"] = format_hand(hand)
+            hand_out, result = _scored(hand, rule_set)
     # reading_notes and corrections: what the grouping says of its reading (tiles read again, a hand cut by the
     # photo's edge), for the page to show beside the hand
     return jsonify({"rules": rule_set.name, "detection": detection, "hand": hand_out, "score": result,
@@ -171,14 +169,19 @@ def answer():
     hand_out, result = answered["hand"], None
     if hand_out is not None:
         merged = {**hand_out, "context": {**(hand_out.get("context") or {}), **context}}
-        try:
+        try:  # the answered hand is whole: only the player's context can fail here
             hand = hand_from_dict(merged)
         except HandError as error:
             raise ApiError(error.code, error.message) from None
-        hand_out = hand_to_dict(hand)
-        result = rule_set.score(hand).to_dict()
-        result["notation"] = format_hand(hand)
+        hand_out, result = _scored(hand, rule_set)
     return jsonify({"rules": rule_set.name, "hand": hand_out, "score": result, "questions": answered["questions"]})
+
+
+def _scored(hand: Hand, rule_set) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A photo's hand as hand JSON, and its scoring result with its notation (/api/scan and /api/answer)."""
+    result = rule_set.score(hand).to_dict()
+    result["notation"] = format_hand(hand)
+    return hand_to_dict(hand), result
 
 
 # --------------------------------------------------------------------------------------------------

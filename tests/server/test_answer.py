@@ -8,11 +8,11 @@ import random
 import pytest
 
 from scorer.codec import hand_to_dict
-from scorer.notation import format_hand, parse_hand
+from scorer.notation import parse_hand
 from server import create_app
 from server.scanning import MAX_ANSWERED_TILES, layout_detection
 from tests.vision.test_grouping import MELD_Y, norm, scene
-from tests.vision.test_repair import index_of, with_reading
+from tests.vision.test_repair import hand_text_of, index_of, with_reading
 from vision.classes import CLASS_NAMES
 from vision.grouping import group
 
@@ -38,7 +38,7 @@ def _post(client, detection, answers, **extra):
 def _text(hand_json) -> str:
     from scorer.codec import hand_from_dict
 
-    return format_hand(hand_from_dict(hand_json)).split(" |")[0]
+    return hand_text_of(hand_from_dict(hand_json))
 
 
 def test_answers_to_two_questions_add_up(answer_client):

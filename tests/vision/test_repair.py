@@ -29,7 +29,12 @@ def index_of(detections: Detections, code: str) -> int:
 
 
 def hand_text(reading) -> str:
-    return format_hand(reading.hand).split(" |")[0]
+    return hand_text_of(reading.hand)
+
+
+def hand_text_of(hand) -> str:
+    """The hand's notation without its context."""
+    return format_hand(hand).split(" |")[0]
 
 
 def test_the_winning_shape():
@@ -261,6 +266,3 @@ def test_answers_to_a_whole_hand_question_and_a_flower_question_add_up_in_either
     tile_only = reading.answer({"tile-reading": "1z read as 6s"})[0]
     assert hand_text_of(tile_only) == norm("123m 456p 678s 2z [5'55s] 27f +2z")
 
-
-def hand_text_of(hand) -> str:
-    return format_hand(hand).split(" |")[0]

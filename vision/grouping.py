@@ -63,6 +63,7 @@ from scorer.melds import Direction, Meld, MeldKind
 from scorer.tiles import PLAYING_TILES, Tile
 from vision.classes import BACK
 from vision.detections import Detection, Detections
+from vision.repair import is_winning_shape
 
 GAP = 0.16
 OVERLAP = 0.7
@@ -99,6 +100,9 @@ NOT_A_FLOWER = "no, it is not part of the hand"
 FLOWER_READING = "flower-reading-"
 """The id prefix of the question about an unsure flower or season of the hand (``vision.repair``; the
 detection's index follows): its choices are flowers and seasons, or ``NOT_A_FLOWER``."""
+LOOSE_BACK = "a face-down tile among face-up ones where no concealed kong can lie"
+BACKS_APART = ("face-down tiles lying apart, fewer than a concealed kong shows: the hand is a winning one without "
+               "them")
 NO_TILE = "taken for no tile: the tiles make a winning hand without it, and its reading was unsure (vision.repair)"
 ONE_OF_EACH = "a set has one of each flower and season"
 """The end of the reason a second copy of a flower or season is ignored with: one of the two is misread, and
@@ -541,6 +545,9 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
     _mark_sideways(places, groups, offset, detections.width, detections.height)
     groups = _attach_beside(places, groups)  # again, now that the melds' sideways tiles are settled
     groups = _detach_on_top(places, groups)
+    groups, loose = _loose_backs(places, groups)
+    for k in loose:
+        b.ignore(places[k].index, LOOSE_BACK)
 
     # a tile "on top" must make a kong with its group (a pung's shape); otherwise it was a neighbour
     for g in groups:
@@ -981,6 +988,42 @@ def _split_face_down_run(places: list[_Place], groups: list[list[int]]) -> list[
     return out
 
 
+def _kong_backs(faces_down: Sequence[bool]) -> bool:
+    """Whether four places, face down (True) or up, lie as a concealed kong shows: face-down ends, face-down
+    middles, or all four face down."""
+    return tuple(faces_down) in ((True, False, False, True), (False, True, True, False), (True,) * 4)
+
+
+def _loose_backs(places: list[_Place], groups: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+    """Groups without the face-down tiles that no concealed kong can hold: in a group longer than a kong, a
+    back that lies in no four neighbours shaped as one (``_kong_backs``). A tile back does not lie alone among
+    standing tiles; a patterned cloth seen in a row's gaps reads as one. Answers the groups and the places
+    taken out.
+
+    >>> faces = lambda pattern: [type("P", (), {"is_back": c == "B", "u": n})() for n, c in enumerate(pattern)]
+    >>> _loose_backs(faces("ffffBfBB"), [list(range(8))])
+    ([[0, 1, 2, 3, 5]], [4, 6, 7])
+    >>> _loose_backs(faces("fffBffB"), [list(range(7))])   # a kong shown with face-down ends, after a row
+    ([[0, 1, 2, 3, 4, 5, 6]], [])
+    """
+    out: list[list[int]] = []
+    loose: list[int] = []
+    for g in groups:
+        order = sorted(g, key=lambda k: places[k].u)
+        down = [places[k].is_back for k in order]
+        if len(order) <= 4 or all(down) or not any(down):
+            out.append(g)
+            continue
+        held = set()
+        for start in range(len(order) - 3):
+            if _kong_backs(down[start:start + 4]):
+                held.update(range(start, start + 4))
+        gone = [order[i] for i, d in enumerate(down) if d and i not in held]
+        loose.extend(gone)
+        out.append([k for k in g if k not in gone])
+    return out, loose
+
+
 def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = False) -> list[list[int]]:
     """Join two or three fragments following each other on one line, close together (under MEND of a
     tile), when together they make exactly one meld (with one sideways tile, or none yet when
@@ -1272,6 +1315,10 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
                 or (3 <= len(g) <= 4 and any(places[k].sideways for k in g))]
     plain = [g for g in groups if g not in meldlike]
+    # face-down tiles lying apart, fewer than a concealed kong shows: no meld by themselves (a patterned cloth
+    # read as tile backs, another player's tile); whether they are a kong missing its faces waits for the hand
+    backs_apart = [g for g in meldlike if len(g) < 4 and all(places[k].is_back and not places[k].extra for k in g)]
+    meldlike = [g for g in meldlike if g not in backs_apart]
     for g in plain:
         for k in g:
             places[k].sideways = False  # a lone or paired tile's shape says nothing of a claim
@@ -1511,6 +1558,18 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                              "so the melds' claims (left or right) are uncertain.",
                 (Choice("as read (" + _describe_direction(direction) + ")", hand),
                  Choice("the other way round", alt))))
+    whole = hand is not None and is_winning_shape(hand)
+    for g in backs_apart:
+        if whole:  # the hand is a winning one without them: they cannot be part of it
+            for k in g:
+                b.ignore(places[k].index, BACKS_APART)
+            continue
+        for k in g:
+            b.ignore(places[k].index, "it lies in a group that does not form a meld")
+        b.questions.append(Question(
+            f"meld-{len(b.questions) + 1}",
+            "These tiles lie together like a meld but do not form one: "
+            + " ".join(_label(places[k]) for k in g) + ". Please correct the hand."))
     if b.questions and hand is not None and any(q.id in ("hand",) for q in b.questions):
         hand = None
 

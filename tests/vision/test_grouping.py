@@ -18,7 +18,7 @@ from scorer.notation import format_hand, parse_hand
 from scorer.tiles import Tile
 from vision.classes import BACK, class_from_id, parse_class
 from vision.detections import Detection, Detections
-from vision.grouping import APART, Reading, group, row_angle
+from vision.grouping import APART, BACKS_APART, LOOSE_BACK, Reading, group, row_angle
 from vision.layout_eval import complete, errors, evaluate_folder, sidecar_detections
 
 W, H = 30.0, 40.0  # a lying tile's face in the layout's units (x along the row, y away from the player)
@@ -214,6 +214,41 @@ def test_all_four_face_down_asks_which_tile():
     assert "6z" in labels and "9p" not in labels and "1m" not in labels  # 1m and 9p are already in the hand
     hand, still_open = reading.answer({"kong-face-down": "6z"})
     assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p (6666z) +9p")
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+@pytest.mark.parametrize("backs", ["#1z", "#1z #1z", "#1z #1z #1z"])
+def test_face_down_tiles_apart_from_a_winning_hand_are_ignored_not_asked(angle, backs):
+    # a patterned cloth read as tile backs, away from the hand: no kong shows fewer than four tiles, and the hand
+    # is a winning one without them
+    reading = read([(0, LONE_ROW + " | 5s"), (4 * H, backs)], angle=angle)
+    assert reading.questions == ()
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    ignored = [i for i in reading.ignored if i.code == "back"]
+    assert len(ignored) == backs.count("#") and {i.reason for i in ignored} == {BACKS_APART}
+
+
+def test_face_down_tiles_apart_from_a_hand_short_of_a_meld_are_asked_about():
+    # they may be a concealed kong whose faces were not found: the hand lacks a meld, so they are asked about
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "#6z #6z")])
+    assert reading.hand is None
+    meld_questions = [q for q in reading.questions if q.id.startswith("meld-")]
+    assert len(meld_questions) == 1 and "back back" in meld_questions[0].text
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+def test_a_face_down_tile_among_standing_tiles_where_no_kong_can_lie_is_left_out(angle):
+    # the cloth in a gap of the standing row, read as a tile back: it would make the whole row a meld that is none
+    reading = read([(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p #1z 5s | 5s")], angle=angle)
+    assert reading.questions == ()
+    assert notation(reading) == norm("123456789m 123p 5s +5s")
+    assert [(i.code, i.reason) for i in reading.ignored] == [("back", LOOSE_BACK)]
+
+
+def test_a_concealed_kong_in_the_standing_rows_line_keeps_its_backs():
+    # four neighbours shaped as a concealed kong hold their backs: the rule leaves them to the kong's reading
+    reading = read([(0, ROW + " | 9p"), (MELD_Y, "1z 1z 1z #6z 6z 6z #6z")])
+    assert not [i for i in reading.ignored if i.reason == LOOSE_BACK]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ The Debian packages behind the families named here: fonts-noto-cjk (Noto Serif/S
 (AR PL UKai), fonts-arphic-uming (AR PL UMing), fonts-wqy-zenhei (WenQuanYi Zen Hei), fonts-dejavu-core.
 
 The brush kinds ("brush-cursive", "brush-running", "brush-kai") are calligraphy fonts of Google Fonts (SIL OFL 1.1)
-that no Debian package holds; ``install_npm_font`` fetches them from npm (the ``@expo-google-fonts`` packages
+that no Debian package holds, and so are the display kinds ("display-xiaowei", "display-qingke", "display-kuaile":
+ZCOOL XiaoWei, QingKe HuangYou and KuaiLe, SIL OFL 1.1; generation 5); ``install_npm_font`` fetches them from npm (the ``@expo-google-fonts`` packages
 carry the TrueType files) into ``NPM_FONT_DIR``. They are simplified-Chinese fonts: they write the numerals, 万,
 the seasons and most flowers, but not 萬, 東, 發 or 蘭, so a painter writes only what they cover with them
 (``BRUSH_CHARACTERS``) and the rest with its style's own font.
@@ -52,6 +53,9 @@ FAMILIES: dict[str, tuple[tuple[str, str], ...]] = {
     "brush-cursive": (("Liu Jian Mao Cao", "Regular"),),
     "brush-running": (("Zhi Mang Xing", "Regular"),),
     "brush-kai": (("Ma Shan Zheng", "Regular"),),
+    "display-xiaowei": (("ZCOOL XiaoWei", "Regular"),),
+    "display-qingke": (("ZCOOL QingKe HuangYou", "Regular"),),
+    "display-kuaile": (("ZCOOL KuaiLe", "Regular"),),
     "latin": (("DejaVu Sans", "Book"), ("DejaVu Sans", "Regular"), ("Liberation Sans", "Regular"),
               ("Noto Sans", "Regular"), ("FreeSans", "Regular")),
     "latin-bold": (("DejaVu Sans", "Bold"), ("Liberation Sans", "Bold"), ("Noto Sans", "Bold"),
@@ -64,12 +68,20 @@ FAMILIES: dict[str, tuple[tuple[str, str], ...]] = {
 # seasons' Chinese seat numbers): what real sets most often print in a calligrapher's hand.
 BRUSH_CHARACTERS = "一二三四五伍六七八九"
 BRUSH_KINDS = ("brush-cursive", "brush-running", "brush-kai")
+# Generation 5's numeral hands beside the brush ones (stop 30): printed display faces, a narrow old-style serif, a
+# heavy square one and a rounded one, as shop-made sets print their numerals. Any of them may stand where a brush
+# kind may (``Scheme.brush``): the same characters, the same rule for what they lack.
+DISPLAY_KINDS = ("display-xiaowei", "display-qingke", "display-kuaile")
+NUMERAL_KINDS = BRUSH_KINDS + DISPLAY_KINDS
 
 # Brush kind -> the npm package (pinned) and the TrueType file in it.
 NPM_FONTS: dict[str, tuple[str, str]] = {
     "brush-cursive": ("@expo-google-fonts/liu-jian-mao-cao@0.2.3", "LiuJianMaoCao_400Regular.ttf"),
     "brush-running": ("@expo-google-fonts/zhi-mang-xing@0.4.1", "ZhiMangXing_400Regular.ttf"),
     "brush-kai": ("@expo-google-fonts/ma-shan-zheng@0.4.3", "MaShanZheng_400Regular.ttf"),
+    "display-xiaowei": ("@expo-google-fonts/zcool-xiaowei@0.4.1", "ZCOOLXiaoWei_400Regular.ttf"),
+    "display-qingke": ("@expo-google-fonts/zcool-qingke-huangyou@0.4.1", "ZCOOLQingKeHuangYou_400Regular.ttf"),
+    "display-kuaile": ("@expo-google-fonts/zcool-kuaile@0.4.2", "ZCOOLKuaiLe_400Regular.ttf"),
 }
 NPM_FONT_DIR = "~/.local/share/fonts/mjscan"
 

@@ -28,8 +28,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from datasets.art.bundle import CODES, DEFAULT_FACE_SIZE, fit_face
-from datasets.art.fonts import (BRUSH_CHARACTERS, BRUSH_KINDS, FontRef, any_cjk_font, covers, default_font, find_font,
-                                latin_font)
+from datasets.art.fonts import (BRUSH_CHARACTERS, BRUSH_KINDS, DISPLAY_KINDS, NUMERAL_KINDS, FontRef, any_cjk_font,
+                                covers, default_font, find_font, latin_font)
 
 SUPERSAMPLE = 4
 RGB = tuple[int, int, int]
@@ -99,8 +99,8 @@ class Scheme:
         if ink not in ("green", "red", "blue", "black") or not (0 < thickness <= 1 and 0 < length <= 1):
             raise ValueError(f"one_stick must be (an ink: green, red, blue or black; a width and a length, shares of "
                              f"the face in (0, 1]), not {self.one_stick!r}")
-        if self.brush is not None and self.brush not in BRUSH_KINDS:
-            raise ValueError(f"brush must be None or one of {', '.join(BRUSH_KINDS)}, not {self.brush!r}")
+        if self.brush is not None and self.brush not in NUMERAL_KINDS:
+            raise ValueError(f"brush must be None or one of {', '.join(NUMERAL_KINDS)}, not {self.brush!r}")
 
     @property
     def source(self) -> str:
@@ -189,9 +189,12 @@ def _random_palette(rng: random.Random) -> Palette:
 # way. Generation 4 (stop 27) writes the characters suit's numerals (and 万, the flowers' and seasons' characters)
 # in a calligrapher's hand four times in five: cursive, running or brush regular script (fonts.BRUSH_KINDS), as many
 # real sets do; no earlier style wrote a cursive 二 or 七. Earlier generations stay as they were, so that older
-# recipes paint the same styles.
-RANDOM_GENERATIONS = (1, 2, 3, 4)
-RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-", 3: f"{RANDOM_PREFIX}g3-", 4: f"{RANDOM_PREFIX}g4-"}
+# recipes paint the same styles. Generation 5 (stop 30) keeps generation 4's brush in half its styles and writes
+# the other half's numerals in a printed display face instead (fonts.DISPLAY_KINDS): the held-out style's numerals,
+# and real sets', are printed in faces no earlier style used.
+RANDOM_GENERATIONS = (1, 2, 3, 4, 5)
+RANDOM_PREFIXES = {1: RANDOM_PREFIX, 2: f"{RANDOM_PREFIX}g2-", 3: f"{RANDOM_PREFIX}g3-", 4: f"{RANDOM_PREFIX}g4-",
+                   5: f"{RANDOM_PREFIX}g5-"}
 
 
 def random_style_name(seed: int, generation: int = 1) -> str:
@@ -205,7 +208,8 @@ def random_scheme(seed: int, generation: int = 1) -> Scheme:
     """A style drawn at random from every option the painter has (named by ``random_style_name``).
 
     Generation 2 draws the same style as generation 1 and then its own extra options, from the same stream;
-    generation 3 draws generation 2's style and then its 1s; generation 4 draws generation 3's and then its brush.
+    generation 3 draws generation 2's style and then its 1s; generation 4 draws generation 3's and then its brush;
+    generation 5 draws generation 4's and then, in half its styles, a display face in the brush's place.
 
     >>> random_scheme(7, 3).bird in ("sparrow", "peacock", "stick"), random_scheme(7, 2).one_stick
     (True, ('green', 0.16, 0.62))
@@ -241,7 +245,10 @@ def random_scheme(seed: int, generation: int = 1) -> Scheme:
                      one_stick=(rng.choice(("green", "red", "blue")), rng.uniform(0.07, 0.2), rng.uniform(0.45, 0.85)))
     if generation == 3:
         return scheme
-    return replace(scheme, brush=None if rng.random() < 0.2 else rng.choice(BRUSH_KINDS))
+    scheme = replace(scheme, brush=None if rng.random() < 0.2 else rng.choice(BRUSH_KINDS))
+    if generation == 4:
+        return scheme
+    return replace(scheme, brush=scheme.brush if rng.random() < 0.5 else rng.choice(DISPLAY_KINDS))
 
 
 def _jitter(rng: random.Random, colour: RGB, amount: int = 10) -> RGB:

@@ -51,7 +51,8 @@ NPM_PREFIX = "npm:"
 # Font family prefix -> license, for the manifest of painted styles.
 _FONT_LICENSES = (("Noto ", "SIL OFL 1.1"), ("Source Han", "SIL OFL 1.1"), ("AR PL", "Arphic Public License"),
                   ("WenQuanYi", "GPL-2 with font embedding exception"), ("DejaVu", "Bitstream Vera license"),
-                  ("Liu Jian Mao Cao", "SIL OFL 1.1"), ("Zhi Mang Xing", "SIL OFL 1.1"), ("Ma Shan Zheng", "SIL OFL 1.1"))
+                  ("Liu Jian Mao Cao", "SIL OFL 1.1"), ("Zhi Mang Xing", "SIL OFL 1.1"), ("Ma Shan Zheng", "SIL OFL 1.1"),
+                  ("ZCOOL ", "SIL OFL 1.1"))
 
 
 class MissingPackagesError(RuntimeError):
@@ -313,8 +314,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--random-generation", type=int, default=1, choices=RANDOM_GENERATIONS, metavar="G",
                         help="the painter's option set for random styles: 1, 2 (adds flowers without seat "
                              "numbers, the 1s as one stick, other White frames), 3 (the 1s as one stick of any "
-                             "ink and size) or 4 (numerals and bonus characters by brush; fetches the brush fonts "
-                             "from npm)")
+                             "ink and size), 4 (numerals and bonus characters by brush; fetches the brush fonts "
+                             "from npm) or 5 (half of them in a printed display face instead; fetched the same "
+                             "way)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:

@@ -343,7 +343,7 @@ def test_second_generation_random_schemes_add_options_and_leave_the_first_alone(
     assert "stick" in {s.bird for s in second}
     assert len({s.white_inset for s in second}) == 40
     with pytest.raises(ValueError, match="generation must be one of"):
-        random_scheme(1, generation=5)
+        random_scheme(1, generation=6)
 
 
 def test_third_generation_draws_the_one_stick_1s_every_way_and_leaves_the_second_alone():
@@ -384,6 +384,28 @@ def test_fourth_generation_writes_by_brush_and_leaves_the_third_alone():
     assert 0.6 < sum(b is not None for b in brushes) / len(brushes) < 0.95
     with pytest.raises(ValueError, match="brush must be None or one of"):
         Scheme("x", 0, brush="comic")
+
+
+def test_fifth_generation_prints_half_its_numerals_in_a_display_face_and_leaves_the_fourth_alone():
+    """Generation 5 is generation 4's style, its brush kept in about half the styles and a printed display face in
+    the others; generation 4 never has a display face."""
+    from dataclasses import replace
+
+    from datasets.art.fonts import BRUSH_KINDS, DISPLAY_KINDS, NPM_FONTS, NUMERAL_KINDS
+    from datasets.art.painter import random_scheme
+
+    fourth = [random_scheme(seed, generation=4) for seed in range(200)]
+    fifth = [random_scheme(seed, generation=5) for seed in range(200)]
+    assert [s.name for s in fifth[:2]] == ["painted-random-g5-0", "painted-random-g5-1"]
+    kept = 0
+    for old, new in zip(fourth, fifth):
+        assert old.brush is None or old.brush in BRUSH_KINDS
+        assert replace(new, name=old.name, brush=old.brush) == old
+        assert new.brush == old.brush or new.brush in DISPLAY_KINDS
+        kept += new.brush == old.brush
+    assert 0.35 < kept / len(fifth) < 0.65
+    assert set(DISPLAY_KINDS) <= {s.brush for s in fifth} <= {*NUMERAL_KINDS, None}
+    assert set(NUMERAL_KINDS) <= set(NPM_FONTS)  # every numeral hand can be fetched
 
 
 def test_a_brush_writes_the_numerals_and_bonus_characters_it_has(monkeypatch):
@@ -457,13 +479,15 @@ def test_a_brush_font_is_fetched_from_npm(monkeypatch, tmp_path):
         fonts.install_npm_font("kai", tmp_path / "other")
 
 
-def test_prepare_names_the_npm_fonts_a_brush_style_needs(monkeypatch):
+@pytest.mark.parametrize("generation", [4, 5])
+def test_prepare_names_the_npm_fonts_a_brush_style_needs(monkeypatch, generation):
     from datasets.art import fonts, prepare
 
-    specs = prepare.random_specs(40, 0, generation=4)
+    specs = prepare.random_specs(40, 0, generation=generation)
     needed = {prepare._scheme(spec).brush for spec in specs} - {None}
+    assert needed & set(fonts.DISPLAY_KINDS) if generation == 5 else not needed & set(fonts.DISPLAY_KINDS)
     real_find = fonts.find_font
-    monkeypatch.setattr(fonts, "find_font", lambda kind, *a, **k: None if kind in fonts.BRUSH_KINDS else
+    monkeypatch.setattr(fonts, "find_font", lambda kind, *a, **k: None if kind in fonts.NUMERAL_KINDS else
                         real_find(kind, *a, **k))
     missing = prepare.missing_packages(specs)
     assert {name for name in missing if name.startswith("npm:")} == {f"npm:{kind}" for kind in needed}

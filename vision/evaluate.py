@@ -86,6 +86,13 @@ class Report:
     sideways_counted: int = 0
     sideways_grouped_accuracy: float | None = None
     classes: tuple[int, ...] = ()
+    map_by_iou: dict[str, float] = field(default_factory=dict)
+    """The mean AP over the classes at each IoU threshold ("0.50" .. "0.95"): where mAP50-95 is lost."""
+    box_iou: float | None = None
+    """The mean IoU of the boxes matched to a true tile (any class, IoU >= 0.5) at the threshold."""
+    edge_offsets: tuple[float, float, float, float] | None = None
+    """The median offset of those boxes' left, top, right and bottom edges from the true boxes', as shares of the
+    true box's width or height (positive: to the right or down): a bias the localiser could be corrected by."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -100,6 +107,10 @@ class Report:
             "ap50": {k: round(v, 4) for k, v in self.ap50.items()},
             "ap50_95": {k: round(v, 4) for k, v in self.ap50_95.items()},
             "confusions": [{"truth": t, "read_as": p, "count": n} for t, p, n in self.confusions],
+            "map_by_iou": {k: round(v, 4) for k, v in self.map_by_iou.items()},
+            "box_iou": None if self.box_iou is None else round(self.box_iou, 4),
+            "edge_offsets": None if self.edge_offsets is None else dict(zip(
+                ("left", "top", "right", "bottom"), (round(v, 4) for v in self.edge_offsets))),
         }
 
     def summary(self, top: int = 10) -> str:
@@ -114,6 +125,15 @@ class Report:
         if self.sideways_grouped_accuracy is not None:
             lines.append(f"sideways right on {self.sideways_grouped_accuracy:.1%} of them after grouping "
                          "(vision.grouping, relative to each tile's row)")
+        if self.map_by_iou:
+            shown = ("0.50", "0.75", "0.85", "0.90", "0.95")
+            lines.append("mAP by IoU threshold: " + ", ".join(f"{k} {self.map_by_iou[k]:.3f}" for k in shown
+                                                             if k in self.map_by_iou))
+        if self.box_iou is not None and self.edge_offsets is not None:
+            lines.append(f"boxes matched at {self.confidence:g}: mean IoU {self.box_iou:.3f}; edges off the labels' "
+                         "(median, share of the true box; + is right or down): " + ", ".join(
+                             f"{name} {100 * v:+.2f} %" for name, v in zip(("left", "top", "right", "bottom"),
+                                                                          self.edge_offsets)))
         if self.confusions:
             lines.append("most confused (truth -> read as: count): " + ", ".join(
                 f"{t}->{p}: {n}" for t, p, n in self.confusions[:top]))
@@ -183,6 +203,8 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
     positives = {int(c): 0 for c in wanted}
     matrix = np.zeros((NUM_CLASSES + 1, NUM_CLASSES + 1), dtype=np.int64)  # last row/column: background
     tp_at, det_at, truth_total, exact = 0, 0, 0, 0
+    matched_ious: list[float] = []
+    offsets: list[np.ndarray] = []
     side_right, side_counted, grouped_right = 0, 0, 0
 
     for prediction, truth in zip(predictions, truths):
@@ -239,6 +261,10 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
             if col >= 0:
                 seen[col] = True
                 matrix[int(t_classes[col]), int(a_classes[row])] += 1
+                matched_ious.append(float(ious[row, col]))
+                true_box = t_boxes[col]
+                size = np.maximum(np.array([true_box[2] - true_box[0], true_box[3] - true_box[1]] * 2), 1e-9)
+                offsets.append((a_boxes[row] - true_box) / size)
                 if t_side is not None and p_side is not None:
                     side_counted += 1
                     side_right += int(bool(t_side[col]) == bool(p_side[above][row]))
@@ -280,7 +306,11 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
         sideways_accuracy=side_right / side_counted if side_counted else None, sideways_counted=side_counted,
         sideways_grouped_accuracy=grouped_right / side_counted
         if side_counted and all(p.sideways_grouped is not None for p in predictions) else None,
-        classes=tuple(int(c) for c in wanted))
+        classes=tuple(int(c) for c in wanted),
+        map_by_iou={f"{t:.2f}": float(np.mean([ap[c, k] for c in present])) for k, t in enumerate(IOU_THRESHOLDS)}
+        if present else {},
+        box_iou=float(np.mean(matched_ious)) if matched_ious else None,
+        edge_offsets=tuple(float(v) for v in np.median(np.array(offsets), axis=0)) if offsets else None)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -74,6 +74,24 @@ def test_loose_boxes_lose_the_strict_thresholds():
     assert report.map50 == 1.0 and report.map50_95 == pytest.approx(0.3)
 
 
+def test_where_the_boxes_lose_precision_is_reported_by_threshold_and_by_edge():
+    # each box 1.8 px (a tenth of its width) right of and 1.2 px (a twentieth of its height) below its tile:
+    # IoU 16.2 x 22.8 / (2 x 18 x 24 - 16.2 x 22.8) = 0.747, a hit up to 0.70 and not from 0.75
+    shifted = [[x1 + 1.8, y1 + 1.2, x2 + 1.8, y2 + 1.2] for x1, y1, x2, y2 in ROW]
+    report = evaluate([P(shifted, [0.9] * 4, [0, 1, 2, 3])], [T(ROW, [0, 1, 2, 3])])
+    assert list(report.map_by_iou) == [f"{t:.2f}" for t in np.arange(0.5, 0.96, 0.05)]
+    assert [report.map_by_iou[k] for k in ("0.50", "0.70", "0.75", "0.95")] == [1.0, 1.0, 0.0, 0.0]
+    assert report.box_iou == pytest.approx(16.2 * 22.8 / (2 * 18 * 24 - 16.2 * 22.8))
+    assert report.edge_offsets == pytest.approx((0.1, 0.05, 0.1, 0.05))
+    data = report.to_dict()
+    assert data["edge_offsets"] == {"left": 0.1, "top": 0.05, "right": 0.1, "bottom": 0.05}
+    assert data["map_by_iou"]["0.70"] == 1.0 and data["box_iou"] == round(report.box_iou, 4)
+    assert "mAP by IoU threshold: 0.50 1.000, 0.75 0.000" in report.summary()
+    assert "right +10.00 %" in report.summary() and "bottom +5.00 %" in report.summary()
+    empty = evaluate([P([], [], [])], [T(ROW, [0, 1, 2, 3])])
+    assert empty.box_iou is None and empty.edge_offsets is None and "edges off" not in empty.summary()
+
+
 def test_confusions_and_the_matrix():
     truths = [T(ROW, [0, 1, 2, 3]), T(ROW, [0, 1, 2, 3])]
     preds = [P(ROW, [0.9] * 4, [0, 1, 2, 5]), P(ROW, [0.9] * 4, [0, 1, 2, 5])]

@@ -670,9 +670,9 @@ def _add_vision(commands: Any) -> None:
         description="Run the ONNX detector over DATA_DIR/images and score it against DATA_DIR/labels with "
                     "mjscan's own metrics: mAP50, mAP50-95 (COCO-style, 101 points), per-class AP, precision "
                     "and recall at the confidence threshold, the most confused pairs, the share of photos read "
-                    "exactly right, the sideways accuracy (renderer sets with sidecars/), where box precision is lost (the "
-                    "mAP at each IoU threshold, the matched boxes' mean IoU and their edges' median offsets from the "
-                    "labels) and a confusion-matrix PNG.")
+                    "exactly right, the sideways accuracy (renderer sets with sidecars/), where box precision is "
+                    "lost (the mAP at each IoU threshold, the matched boxes' mean IoU and their edges' median offsets "
+                    "from the labels) and a confusion-matrix PNG.")
     evaluate.add_argument("data", metavar="DATA_DIR", help="a folder with images/ and labels/ (YOLO)")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
     evaluate.add_argument("--fast", action="store_true", help="measure the --fast reading: " + FAST_HELP)

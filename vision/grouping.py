@@ -1476,14 +1476,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         order = r.group if sign > 0 else r.group[::-1]
         built = _build_meld(b, places, order, r)
         if built is None:
-            for k in r.group:
-                b.ignore(places[k].index, "it lies in a group that does not form a meld")
-                for e in places[k].extra:
-                    b.ignore(e, "it lies in a group that does not form a meld")
-            b.questions.append(Question(
-                f"meld-{len(b.questions) + 1}",
-                "These tiles lie together like a meld but do not form one: "
-                + " ".join(_label(places[k]) for k in order) + ". Please correct the hand."))
+            _ask_not_a_meld(b, places, order)
             continue
         meld, how, depends = built
         direction_matters |= depends
@@ -1564,12 +1557,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
             for k in g:
                 b.ignore(places[k].index, BACKS_APART)
             continue
-        for k in g:
-            b.ignore(places[k].index, "it lies in a group that does not form a meld")
-        b.questions.append(Question(
-            f"meld-{len(b.questions) + 1}",
-            "These tiles lie together like a meld but do not form one: "
-            + " ".join(_label(places[k]) for k in g) + ". Please correct the hand."))
+        _ask_not_a_meld(b, places, g)
     if b.questions and hand is not None and any(q.id in ("hand",) for q in b.questions):
         hand = None
 
@@ -1620,6 +1608,18 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         b.notes.append("the reading direction was not clear from the layout, but no meld's claim depends on it")
     return Reading(hand, tuple(b.questions), tuple(evidence_rows), tuple(meld_evidence),
                    tuple(sorted(b.ignored, key=lambda x: x.detection)), direction, tuple(b.notes))
+
+
+def _ask_not_a_meld(b: _Builder, places: list[_Place], order: list[int]) -> None:
+    """A group lying like a meld that forms none: its tiles are ignored, and question ``meld-N`` asks."""
+    for k in order:
+        b.ignore(places[k].index, "it lies in a group that does not form a meld")
+        for e in places[k].extra:
+            b.ignore(e, "it lies in a group that does not form a meld")
+    b.questions.append(Question(
+        f"meld-{len(b.questions) + 1}",
+        "These tiles lie together like a meld but do not form one: "
+        + " ".join(_label(places[k]) for k in order) + ". Please correct the hand."))
 
 
 def _attempt(make) -> Hand | None:

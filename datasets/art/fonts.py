@@ -9,11 +9,11 @@ The Debian packages behind the families named here: fonts-noto-cjk (Noto Serif/S
 (AR PL UKai), fonts-arphic-uming (AR PL UMing), fonts-wqy-zenhei (WenQuanYi Zen Hei), fonts-dejavu-core.
 
 The brush kinds ("brush-cursive", "brush-running", "brush-kai") are calligraphy fonts of Google Fonts (SIL OFL 1.1)
-that no Debian package holds, and so are the display kinds ("display-xiaowei", "display-qingke", "display-kuaile":
-ZCOOL XiaoWei, QingKe HuangYou and KuaiLe, SIL OFL 1.1; generation 5); ``install_npm_font`` fetches them from npm (the ``@expo-google-fonts`` packages
-carry the TrueType files) into ``NPM_FONT_DIR``. They are simplified-Chinese fonts: they write the numerals, 万,
-the seasons and most flowers, but not 萬, 東, 發 or 蘭, so a painter writes only what they cover with them
-(``BRUSH_CHARACTERS``) and the rest with its style's own font.
+that no Debian package holds, and so are the display kinds of generation 5 ("display-xiaowei", "display-qingke",
+"display-kuaile": ZCOOL XiaoWei, QingKe HuangYou and KuaiLe, SIL OFL 1.1); ``install_npm_font`` fetches them from
+npm (the ``@expo-google-fonts`` packages carry the TrueType files) into ``NPM_FONT_DIR``. They are simplified-Chinese
+fonts: they write the numerals, 万, the seasons and most flowers, but most lack 萬, 東, 發 or 蘭, so a painter writes
+only what they cover with them (``BRUSH_CHARACTERS``) and the rest with its style's own font.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ BRUSH_KINDS = ("brush-cursive", "brush-running", "brush-kai")
 DISPLAY_KINDS = ("display-xiaowei", "display-qingke", "display-kuaile")
 NUMERAL_KINDS = BRUSH_KINDS + DISPLAY_KINDS
 
-# Brush kind -> the npm package (pinned) and the TrueType file in it.
+# Brush or display kind -> the npm package (pinned) and the TrueType file in it.
 NPM_FONTS: dict[str, tuple[str, str]] = {
     "brush-cursive": ("@expo-google-fonts/liu-jian-mao-cao@0.2.3", "LiuJianMaoCao_400Regular.ttf"),
     "brush-running": ("@expo-google-fonts/zhi-mang-xing@0.4.1", "ZhiMangXing_400Regular.ttf"),

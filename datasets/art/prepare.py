@@ -51,8 +51,8 @@ NPM_PREFIX = "npm:"
 # Font family prefix -> license, for the manifest of painted styles.
 _FONT_LICENSES = (("Noto ", "SIL OFL 1.1"), ("Source Han", "SIL OFL 1.1"), ("AR PL", "Arphic Public License"),
                   ("WenQuanYi", "GPL-2 with font embedding exception"), ("DejaVu", "Bitstream Vera license"),
-                  ("Liu Jian Mao Cao", "SIL OFL 1.1"), ("Zhi Mang Xing", "SIL OFL 1.1"), ("Ma Shan Zheng", "SIL OFL 1.1"),
-                  ("ZCOOL ", "SIL OFL 1.1"))
+                  ("Liu Jian Mao Cao", "SIL OFL 1.1"), ("Zhi Mang Xing", "SIL OFL 1.1"),
+                  ("Ma Shan Zheng", "SIL OFL 1.1"), ("ZCOOL ", "SIL OFL 1.1"))
 
 
 class MissingPackagesError(RuntimeError):

@@ -1551,7 +1551,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                              "so the melds' claims (left or right) are uncertain.",
                 (Choice("as read (" + _describe_direction(direction) + ")", hand),
                  Choice("the other way round", alt))))
-    whole = hand is not None and is_winning_shape(hand)
+    whole = bool(backs_apart) and hand is not None and is_winning_shape(hand)
     for g in backs_apart:
         if whole:  # the hand is a winning one without them: they cannot be part of it
             for k in g:

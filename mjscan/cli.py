@@ -933,15 +933,15 @@ def _read_photo(args: argparse.Namespace) -> tuple[Any, Any, Any] | None:
         _err(error.message)
         return None
     from vision.detector import DetectorError, load_image
-    from vision.grouping import group
+    from vision.photo_reading import read_photo
 
     try:
         image = load_image(args.photo)
-        detections = detector.detect(image)
+        detections, reading = read_photo(detector, image)
     except DetectorError as error:
         _err(str(error))
         return None
-    return image, detections, group(detections)
+    return image, detections, reading
 
 
 def format_reading(reading: Any) -> str:
@@ -1065,6 +1065,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
 def cmd_eval_grouping(args: argparse.Namespace) -> int:
     from vision.grouping import group
     from vision.layout_eval import evaluate_folder, without_alternatives
+    from vision.photo_reading import read_photo
 
     if not os.path.isdir(os.path.join(args.data, "sidecars")):
         _err(f"'{args.data}' has no sidecars/ folder: render one with 'mjscan synth --kinds guide ...'.")
@@ -1084,15 +1085,23 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
                 return EXIT_INVALID
             detector = _load_detector(model, None)
             found: dict[str, Any] = {}  # each photo detected once, read both ways
+            completed: dict[str, Any] = {}
 
             def detect(path):
                 if str(path) not in found:
                     found[str(path)] = detector.detect(path)
                 return found[str(path)]
 
-            reports["detector"] = evaluate_folder(args.data, group, detect=detect, limit=args.limit)
-            # the detector's first readings only (no alternatives, so no tile is read again): what
-            # vision.repair adds is the difference between the two reports
+            def read(path):
+                # as `mjscan read` reads a photo (vision.photo_reading.read_photo): where the hand lacks a tile, with
+                # a box under the threshold added; grouping the detections it answers gives its hand
+                if str(path) not in completed:
+                    completed[str(path)] = read_photo(detector, path, detect(path))[0]
+                return completed[str(path)]
+
+            reports["detector"] = evaluate_folder(args.data, group, detect=read, limit=args.limit)
+            # the detector's first readings only (its reported tiles, no alternatives: no tile read again, none
+            # added): what vision.repair and vision.photo_reading add is the difference between the two reports
             reports["detector_first_readings"] = evaluate_folder(
                 args.data, group, detect=lambda path: without_alternatives(detect(path)), limit=args.limit)
     except InputError as error:

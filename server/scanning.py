@@ -73,13 +73,16 @@ class VisionScanner:
     ``to_dict()``. When the reading has ``tag_detection(detections)`` (vision.grouping's ``Reading``), the
     detection answered is that one: the spec's detection JSON with each used tile's ``group``
     (``concealed``, ``winning``, ``meld:N``, ``flowers``), which the page colours the photo's boxes by.
-    Without a grouping module the hand is None and the page starts from the detected tiles.
+    Without a grouping module the hand is None and the page starts from the detected tiles. With
+    ``vision.photo_reading.read_photo(detector, image)`` (and a ``Detector`` with ``unsure_boxes``), the photo is read by it instead: where the
+    hand lacks a tile, a box under the detector's threshold may be added to the detections answered.
     """
 
     def __init__(self, model_path: Path):
         self.model_path = Path(model_path)
         self._detect = None
         self._group = None
+        self._read = None  # vision.photo_reading.read_photo with the detector: (detections, reading)
         self._lock = threading.Lock()  # waitress threads: the first photos at once load the model once
 
     def _load(self) -> None:
@@ -89,8 +92,10 @@ class VisionScanner:
 
     def _load_now(self) -> None:
         detector_module = importlib.import_module("vision.detector")
+        detector = None
         if hasattr(detector_module, "Detector"):
-            detect = detector_module.Detector(self.model_path).detect
+            detector = detector_module.Detector(self.model_path)
+            detect = detector.detect
         else:
             module_detect = detector_module.detect
             detect = lambda image: module_detect(image, self.model_path)  # noqa: E731
@@ -102,16 +107,26 @@ class VisionScanner:
             if found:
                 self._group = importlib.import_module(name).group
                 break
+        if hasattr(detector, "unsure_boxes") and self._group is not None:
+            try:
+                read_photo = importlib.import_module("vision.photo_reading").read_photo
+            except ImportError:
+                read_photo = None
+            if read_photo is not None:
+                self._read = lambda image: read_photo(detector, image)  # noqa: E731
         self._detect = detect
 
     def scan(self, image: Image.Image) -> dict[str, Any]:
         if self._detect is None:
             self._load()
-        detections = self._detect(image)
+        if self._read is not None:
+            detections, reading = self._read(image)
+        else:
+            detections = self._detect(image)
+            reading = self._group(detections) if self._group is not None else None
         detection = _as_dict(detections)
         hand, questions, notes, corrections = None, [], [], []
-        if self._group is not None:
-            reading = self._group(detections)
+        if reading is not None:
             if hasattr(reading, "tag_detection"):  # each used tile's group, for the page's box colours
                 detection = _as_dict(reading.tag_detection(detections))
             data = reading.to_dict() if hasattr(reading, "to_dict") else reading

@@ -61,8 +61,8 @@ from typing import Sequence, Union
 import numpy as np
 from PIL import Image, ImageOps
 
-from vision.boxes import (Slice, class_aware_nms, letterbox_geometry, lower_bottom_edges, plan_slices, unletterbox,
-                         vote_boxes)
+from vision.boxes import (Slice, class_aware_nms, iou_matrix, letterbox_geometry, lower_bottom_edges, plan_slices,
+                         unletterbox, vote_boxes)
 from vision.classes import BACK_ID, CLASS_NAMES, NUM_CLASSES, class_from_id
 from vision.crops import MARGIN
 from vision.detections import Detection, Detections
@@ -73,6 +73,15 @@ DEFAULT_CONFIDENCE = 0.25
 """The shipped confidence threshold: detections below it are not reported."""
 
 ImageInput = Union[str, os.PathLike, bytes, Image.Image, np.ndarray]
+
+
+UNSURE_FLOOR = 0.05
+"""``Detector.unsure_boxes`` reads a photo again down to this confidence (measured at stop 32 on the held-out meld
+scenes: 0.05 lets the grouping complete 6 hands of 800 a tile short, 0.1 five)."""
+UNSURE_LIMIT = 6
+"""At most this many boxes under the threshold are offered to the grouping (the likeliest)."""
+UNSURE_APART = 0.3
+"""A box under the threshold overlapping a reported tile at this IoU or more is that tile read again, not another."""
 
 
 class DetectorError(Exception):
@@ -533,6 +542,12 @@ class Detector:
         found = self._detect_arrays(source, confidence, name=True)
         return (*found[:5], found[6])
 
+    def raw_readings(self, source: ImageInput, confidence: float | None = None
+                     ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """``raw_with_axes``'s arrays with each box's next readings (``alternative_readings``; None for a many-class
+        detector) before the axes: what the evaluation's multi-label AP reads."""
+        return self._detect_arrays(source, confidence, name=True)
+
     def localise(self, source: ImageInput, confidence: float | None = None) -> tuple[int, int, np.ndarray, np.ndarray]:
         """Width, height, boxes and scores of the first stage alone (for a one-class localiser: where it sees
         a tile, before the classifier names or rejects it). Mining the localiser's false boxes uses it."""
@@ -650,6 +665,25 @@ class Detector:
                                                     iou_threshold=FINAL_IOU, cross_class_iou=None)]
                 keep = np.concatenate([reported, keep[~above]])
         return boxes[keep], scores[keep], classes[keep], alternatives[keep], None if axes is None else axes[keep]
+
+    def unsure_boxes(self, source: ImageInput, reported: Detections, floor: float = UNSURE_FLOOR,
+                     limit: int = UNSURE_LIMIT) -> tuple[Detection, ...]:
+        """The boxes of a photo under the detector's threshold (down to ``floor``) that overlap none of the tiles
+        ``reported`` (``detect``'s answer for it: IoU under ``UNSURE_APART``), the likeliest ``limit`` first: a
+        tile found faintly or named unsurely. A second reading of the photo, so it is only asked for when the hand
+        as read lacks a tile (``vision.photo_reading``)."""
+        width, height, boxes, scores, classes, alternatives, axes = self._detect_arrays(source, floor, name=True)
+        under = np.flatnonzero(scores < self.confidence)
+        if len(under) and len(reported):
+            apart = iou_matrix(boxes[under], np.array([t.box for t in reported.tiles])).max(axis=1) < UNSURE_APART
+            under = under[apart]
+        under = under[np.argsort(-scores[under], kind="stable")][:limit]
+        if not len(under):
+            return ()
+        found = to_detections(width, height, boxes[under], scores[under], classes[under],
+                              None if alternatives is None else alternatives[under],
+                              None if axes is None else axes[under])
+        return found.tiles
 
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
         """Every tile in a photo, best confidence first, with the sideways flags set."""

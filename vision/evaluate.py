@@ -18,6 +18,11 @@ The figures:
 - **Photos read exactly right**: every ground-truth tile matched with its class, no extra detection.
 - **Sideways accuracy** (renderer sets only): of the true tiles matched by a detection, the share whose
   ``sideways`` flag agrees with the sidecar's.
+- **The same AP under ultralytics' protocol** (``Report.multi_label``), when the predictions carry each box's
+  next readings (``ImagePrediction.alternatives``): ultralytics' ``val`` (``multi_label=True``, at most 300
+  detections a photo) lets each box stand for every class it scores, so a tile read 3m at 0.6 and 2m at 0.2
+  is also a 2m detection at 0.2, low in the 2m curve. The top-1 figures above (each box one class) are the
+  stricter and stay the headline; these make ours comparable with figures ultralytics prints for a YOLO.
 
 >>> import numpy as np
 >>> truth = [ImageTruth(np.array([[0, 0, 10, 10.]]), np.array([3]))]
@@ -64,6 +69,9 @@ class ImagePrediction:
     classes: np.ndarray
     sideways: np.ndarray | None = None
     sideways_grouped: np.ndarray | None = None  # the grouping step's judgement of the same detections
+    alternatives: np.ndarray | None = None
+    """N x K x 2: each box's next readings (class id, confidence), as ``vision.detector.alternative_readings``
+    gives them (rows with a class below 0 are empty); only the multi-label AP reads them."""
 
 
 @dataclass
@@ -90,6 +98,9 @@ class Report:
     """The mean AP over the classes at each IoU threshold ("0.50" .. "0.95"): where mAP50-95 is lost."""
     box_iou: float | None = None
     """The mean IoU of the boxes matched to a true tile (any class, IoU >= 0.5) at the threshold."""
+    multi_label: dict[str, Any] | None = None
+    """The AP figures under ultralytics' protocol (each box also stands for its next readings; ``with_next_readings``):
+    "mAP50", "mAP50-95", "map_by_iou", "ap50"; None when the predictions carry no next readings."""
     edge_offsets: tuple[float, float, float, float] | None = None
     """The median offset of those boxes' left, top, right and bottom edges from the true boxes', as shares of the
     true box's width or height (positive: to the right or down): a bias the localiser could be corrected by."""
@@ -111,6 +122,10 @@ class Report:
             "box_iou": None if self.box_iou is None else round(self.box_iou, 4),
             "edge_offsets": None if self.edge_offsets is None else dict(zip(
                 ("left", "top", "right", "bottom"), (round(v, 4) for v in self.edge_offsets))),
+            "multi_label": None if self.multi_label is None else {
+                "mAP50": round(self.multi_label["mAP50"], 4), "mAP50-95": round(self.multi_label["mAP50-95"], 4),
+                "map_by_iou": {k: round(v, 4) for k, v in self.multi_label["map_by_iou"].items()},
+                "ap50": {k: round(v, 4) for k, v in self.multi_label["ap50"].items()}},
         }
 
     def summary(self, top: int = 10) -> str:
@@ -119,6 +134,9 @@ class Report:
                  f"at confidence {self.confidence:g}: precision {self.precision:.4f}, recall {self.recall:.4f}, "
                  f"missed {self.missed}, extra {self.extra}",
                  f"photos read exactly right: {self.exact_photos:.1%}"]
+        if self.multi_label is not None:
+            lines.insert(2, f"mAP50 {self.multi_label['mAP50']:.4f}   mAP50-95 {self.multi_label['mAP50-95']:.4f}   "
+                            "under ultralytics' val protocol (each box also stands for its next readings)")
         if self.sideways_accuracy is not None:
             lines.append(f"sideways flag right on {self.sideways_accuracy:.1%} of {self.sideways_counted} matched tiles"
                          " (the detector's box-shape rule)")
@@ -190,6 +208,76 @@ def _match(ious: np.ndarray, threshold: float) -> np.ndarray:
     return matched
 
 
+class _Curves:
+    """Each class's detections (their hits at every IoU threshold and their scores) and true boxes, photo by photo,
+    for the AP curves."""
+
+    def __init__(self, wanted: np.ndarray) -> None:
+        self.hits: dict[int, list[np.ndarray]] = {int(c): [] for c in wanted}
+        self.scores: dict[int, list[np.ndarray]] = {int(c): [] for c in wanted}
+        self.positives = {int(c): 0 for c in wanted}
+
+    def add(self, p_boxes: np.ndarray, p_scores: np.ndarray, p_classes: np.ndarray, t_boxes: np.ndarray,
+            t_classes: np.ndarray) -> None:
+        """One photo: predictions best score first, truths (both already limited to the wanted classes)."""
+        for c in np.unique(np.concatenate([t_classes, p_classes])).astype(int):
+            ti = np.flatnonzero(t_classes == c)
+            pi = np.flatnonzero(p_classes == c)
+            self.positives[c] += len(ti)
+            if not len(pi):
+                continue
+            ious = iou_matrix(p_boxes[pi], t_boxes[ti]) if len(ti) else np.zeros((len(pi), 0))
+            hits = np.zeros((len(pi), len(IOU_THRESHOLDS)), dtype=np.float64)
+            for k, threshold in enumerate(IOU_THRESHOLDS):
+                hits[:, k] = _match(ious, threshold) >= 0
+            self.hits[c].append(hits)
+            self.scores[c].append(p_scores[pi])
+
+    def ap(self) -> tuple[np.ndarray, list[int]]:
+        """AP per class (rows) and IoU threshold (columns; nan for a class without truths), and the classes with
+        truths."""
+        n_thr = len(IOU_THRESHOLDS)
+        ap = np.full((NUM_CLASSES, n_thr), np.nan)
+        for c in self.hits:
+            if self.positives[c] == 0:
+                continue
+            if self.hits[c]:
+                hits, scores = np.concatenate(self.hits[c]), np.concatenate(self.scores[c])
+            else:
+                hits, scores = np.zeros((0, n_thr)), np.zeros(0)
+            for k in range(n_thr):
+                ap[c, k] = average_precision(hits[:, k], scores, self.positives[c])
+        return ap, [c for c in self.hits if self.positives[c] > 0]
+
+
+MAX_DETECTIONS = 300
+"""At most this many detections a photo in the multi-label AP curves (ultralytics' ``max_det``)."""
+
+
+def with_next_readings(prediction: ImagePrediction, max_detections: int = MAX_DETECTIONS
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Boxes, scores and classes, best score first, with each box also standing for its next readings at their own
+    (lower) confidences: ultralytics' multi-label protocol, cut to its ``max_det`` best.
+
+    >>> p = ImagePrediction(np.array([[0, 0, 10, 10.]]), np.array([0.6]), np.array([3]),
+    ...                     alternatives=np.array([[[4, 0.2], [-1, 0.0]]]))
+    >>> boxes, scores, classes = with_next_readings(p)
+    >>> scores.tolist(), classes.tolist()
+    ([0.6, 0.2], [3, 4])
+    """
+    boxes = np.asarray(prediction.boxes, dtype=np.float64).reshape(-1, 4)
+    scores = np.asarray(prediction.scores, dtype=np.float64).reshape(-1)
+    classes = np.asarray(prediction.classes).reshape(-1).astype(np.int64)
+    if prediction.alternatives is not None and len(boxes):
+        others = np.asarray(prediction.alternatives, dtype=np.float64).reshape(len(boxes), -1, 2)
+        box_index, slot = np.nonzero((others[..., 0] >= 0) & (others[..., 1] > 0))
+        boxes = np.concatenate([boxes, boxes[box_index]])
+        scores = np.concatenate([scores, others[box_index, slot, 1]])
+        classes = np.concatenate([classes, others[box_index, slot, 0].astype(np.int64)])
+    order = np.argsort(-scores, kind="stable")[:max_detections]
+    return boxes[order], scores[order], classes[order]
+
+
 def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth], *, confidence: float = 0.25,
              classes: Iterable[int] | None = None) -> Report:
     """Score predictions against truths (same order, one per photo). ``classes``: only these class ids
@@ -197,10 +285,8 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
     if len(predictions) != len(truths):
         raise ValueError("one prediction per photo is needed")
     wanted = np.asarray(sorted(set(classes)) if classes is not None else range(NUM_CLASSES))
-    n_thr = len(IOU_THRESHOLDS)
-    per_class_tp: dict[int, list[np.ndarray]] = {int(c): [] for c in wanted}
-    per_class_scores: dict[int, list[np.ndarray]] = {int(c): [] for c in wanted}
-    positives = {int(c): 0 for c in wanted}
+    curves = _Curves(wanted)
+    multi = _Curves(wanted) if any(p.alternatives is not None for p in predictions) else None
     matrix = np.zeros((NUM_CLASSES + 1, NUM_CLASSES + 1), dtype=np.int64)  # last row/column: background
     tp_at, det_at, truth_total, exact = 0, 0, 0, 0
     matched_ious: list[float] = []
@@ -227,18 +313,11 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
             p_grouped = p_grouped[order]
 
         # AP: per class, every threshold
-        for c in np.unique(np.concatenate([t_classes, p_classes])).astype(int):
-            ti = np.flatnonzero(t_classes == c)
-            pi = np.flatnonzero(p_classes == c)
-            positives[c] += len(ti)
-            if not len(pi):
-                continue
-            ious = iou_matrix(p_boxes[pi], t_boxes[ti]) if len(ti) else np.zeros((len(pi), 0))
-            hits = np.zeros((len(pi), n_thr), dtype=np.float64)
-            for k, threshold in enumerate(IOU_THRESHOLDS):
-                hits[:, k] = _match(ious, threshold) >= 0
-            per_class_tp[c].append(hits)
-            per_class_scores[c].append(p_scores[pi])
+        curves.add(p_boxes, p_scores, p_classes, t_boxes, t_classes)
+        if multi is not None:
+            m_boxes, m_scores, m_classes = with_next_readings(prediction)
+            m_keep = np.isin(m_classes, wanted)
+            multi.add(m_boxes[m_keep], m_scores[m_keep], m_classes[m_keep], t_boxes, t_classes)
 
         # at the shipped threshold: the same class (precision/recall), any class (confusions)
         above = p_scores >= confidence
@@ -275,20 +354,18 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
         for col in np.flatnonzero(~seen):
             matrix[int(t_classes[col]), NUM_CLASSES] += 1
 
-    ap = np.full((NUM_CLASSES, n_thr), np.nan)
-    for c in per_class_tp:
-        if positives[c] == 0:
-            continue
-        if per_class_tp[c]:
-            hits = np.concatenate(per_class_tp[c])
-            scores = np.concatenate(per_class_scores[c])
-        else:
-            hits, scores = np.zeros((0, n_thr)), np.zeros(0)
-        for k in range(n_thr):
-            ap[c, k] = average_precision(hits[:, k], scores, positives[c])
-    present = [c for c in per_class_tp if positives[c] > 0]
+    ap, present = curves.ap()
     map50 = float(np.mean([ap[c, 0] for c in present])) if present else 0.0
     map50_95 = float(np.mean([ap[c].mean() for c in present])) if present else 0.0
+    multi_label = None
+    if multi is not None:
+        m_ap, _ = multi.ap()
+        multi_label = {
+            "mAP50": float(np.mean([m_ap[c, 0] for c in present])) if present else 0.0,
+            "mAP50-95": float(np.mean([m_ap[c].mean() for c in present])) if present else 0.0,
+            "map_by_iou": {f"{t:.2f}": float(np.mean([m_ap[c, k] for c in present]))
+                           for k, t in enumerate(IOU_THRESHOLDS)} if present else {},
+            "ap50": {CLASS_NAMES[c]: float(m_ap[c, 0]) for c in present}}
     confusions = []
     for t in range(NUM_CLASSES):
         for p in range(NUM_CLASSES):
@@ -309,7 +386,7 @@ def evaluate(predictions: Sequence[ImagePrediction], truths: Sequence[ImageTruth
         classes=tuple(int(c) for c in wanted),
         map_by_iou={f"{t:.2f}": float(np.mean([ap[c, k] for c in present])) for k, t in enumerate(IOU_THRESHOLDS)}
         if present else {},
-        box_iou=float(np.mean(matched_ious)) if matched_ious else None,
+        box_iou=float(np.mean(matched_ious)) if matched_ious else None, multi_label=multi_label,
         edge_offsets=tuple(float(v) for v in np.median(np.array(offsets), axis=0)) if offsets else None)
 
 
@@ -408,7 +485,7 @@ def evaluate_folder(folder: str | os.PathLike[str], detector: Any, *, confidence
     predictions, truths = [], []
     for number, path in enumerate(images):
         truths.append(read_truth(path))
-        width, height, boxes, scores, cls, axes = detector.raw_with_axes(path, 0.001)
+        width, height, boxes, scores, cls, alternatives, axes = detector.raw_readings(path, 0.001)
         above = scores >= shipped
         # sideways is decided on the shipped detections, as `detect` does
         shipped_tiles = to_detections(width, height, boxes[above], scores[above], cls[above],
@@ -425,7 +502,7 @@ def evaluate_folder(folder: str | os.PathLike[str], detector: Any, *, confidence
                 by_box = {tuple(np.round(t.box, 3)): judged.get(i, t.sideways)
                           for i, t in enumerate(shipped_tiles.tiles)}
                 grouped = np.array([by_box.get(tuple(np.round(b, 3)), False) for b in boxes.tolist()], dtype=bool)
-        predictions.append(ImagePrediction(boxes, scores, cls, side, grouped))
+        predictions.append(ImagePrediction(boxes, scores, cls, side, grouped, alternatives))
         if progress:
             progress(number + 1, len(images))
     return evaluate(predictions, truths, confidence=shipped, classes=classes)

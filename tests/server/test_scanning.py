@@ -318,3 +318,36 @@ def test_a_tile_read_again_reaches_the_api_with_its_note(fake_detector, tmp_path
     assert [(c["read_as"], c["taken_as"]) for c in data["corrections"]] == [("6s", "8s")]
     assert any("6s read as 8s" in note for note in data["reading_notes"])
     assert data["score"]["valid"] is True and data["questions"] == []
+
+
+def test_the_adapter_completes_a_hand_with_a_box_under_the_threshold(monkeypatch, tmp_path):
+    """vision.photo_reading through the adapter: a detector whose winning tile lay under its threshold answers a
+    complete hand, the detection holds that tile, a note says so, and answering the detection regroups it the same."""
+    from server.scanning import answer_detection
+    from vision.detections import Detections
+
+    hand = hand_to_dict(parse_hand("123m 456p 789s 11z 55z +1z"))
+    whole = layout_detection(hand, 1600, 400)
+    short = {**whole, "tiles": _untagged(whole)["tiles"][:-1]}
+    faint = {**_untagged(whole)["tiles"][-1], "confidence": 0.1}
+    assert faint["code"] == "1z"
+
+    class Detector:
+        def __init__(self, path):
+            self.asked = 0
+
+        def detect(self, image):
+            return Detections.from_dict(short)
+
+        def unsure_boxes(self, image, reported):
+            return Detections.from_dict({**whole, "tiles": [faint]}).tiles
+
+    detector = types.ModuleType("vision.detector")
+    detector.Detector = Detector
+    monkeypatch.setitem(sys.modules, "vision.detector", detector)
+    reading = VisionScanner(tmp_path / "detector.onnx").scan(Image.new("RGB", (1600, 400)))
+    assert reading["hand"] == hand and reading["questions"] == []
+    assert len(reading["detection"]["tiles"]) == len(whole["tiles"])
+    assert reading["detection"]["tiles"][-1]["confidence"] == pytest.approx(0.1)
+    assert any("under the detector's threshold" in note for note in reading["reading_notes"])
+    assert answer_detection(reading["detection"], {})["hand"] == hand

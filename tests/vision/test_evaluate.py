@@ -170,3 +170,37 @@ def test_the_pillow_picture_when_matplotlib_is_missing(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     plot_confusion(report, tmp_path / "c.png")
     assert Image.open(tmp_path / "c.png").size[0] > 200
+
+
+def test_a_box_stands_for_its_next_readings_only_under_the_multi_label_protocol():
+    # a 2m read 3m at 0.6, 2m its next reading at 0.2: top-1 it is a miss (and a 3m too many); under ultralytics'
+    # multi_label it is also a 2m detection, low in the 2m curve
+    truths = [T(ROW[:2], [1, 4])]
+    pred = ImagePrediction(np.array(ROW[:2], dtype=float), np.array([0.6, 0.9]), np.array([2, 4]),
+                           alternatives=np.array([[[1, 0.2], [5, 0.1]], [[-1, 0.0], [-1, 0.0]]]))
+    report = evaluate([pred], truths)
+    assert report.ap50 == {"2m": 0.0, "5m": 1.0}
+    assert report.multi_label["ap50"] == {"2m": 1.0, "5m": 1.0}
+    assert report.multi_label["mAP50"] == 1.0 and report.map50 == 0.5
+    # the figures at the threshold still read each box once: a 2m read 3m
+    assert report.confusions == [("2m", "3m", 1)] and report.precision == 0.5 and report.exact_photos == 0.0
+    assert report.to_dict()["multi_label"]["mAP50"] == 1.0
+    assert "ultralytics' val protocol" in report.summary()
+
+
+def test_without_next_readings_there_is_no_multi_label_figure():
+    report = evaluate([P(ROW, [0.9] * 4, [0, 1, 2, 3])], [T(ROW, [0, 1, 2, 3])])
+    assert report.multi_label is None and report.to_dict()["multi_label"] is None
+    assert "ultralytics" not in report.summary()
+
+
+def test_next_readings_are_cut_to_the_best_300_a_photo():
+    from vision.evaluate import MAX_DETECTIONS, with_next_readings
+
+    boxes = np.array([[i * 20, 0, i * 20 + 18, 24] for i in range(200)], dtype=float)
+    alternatives = np.stack([np.column_stack([np.full(200, 5), np.full(200, 0.01)]),
+                             np.column_stack([np.full(200, -1), np.zeros(200)])], axis=1)
+    pred = ImagePrediction(boxes, np.linspace(0.9, 0.5, 200), np.zeros(200, dtype=int), alternatives=alternatives)
+    _, scores, classes = with_next_readings(pred)
+    assert len(scores) == MAX_DETECTIONS == 300
+    assert (np.diff(scores) <= 0).all() and (classes == 0).sum() == 200 and (classes == 5).sum() == 100

@@ -1,0 +1,110 @@
+"""vision.photo_reading: a box under the detector's threshold completes a hand that lacks a tile, only when exactly
+one clean winning hand comes of it; read_photo asks the detector for such boxes only then."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from scorer.tiles import Tile
+from tests.vision.test_grouping import scene
+from vision.detections import Detection, Detections
+from vision.grouping import group
+from vision.photo_reading import complete_with, lacks_a_tile, read_photo
+
+ROTATIONS = [0, 37, 90, 180]
+
+
+def _without(detections: Detections, code: str) -> tuple[Detections, Detection]:
+    """The detections less the last tile read ``code`` (as if the detector had left it under its threshold), and
+    that tile at a confidence under the threshold."""
+    index = max(i for i, t in enumerate(detections.tiles) if t.code_str == code)
+    tile = detections.tiles[index]
+    rest = detections.tiles[:index] + detections.tiles[index + 1:]
+    return replace(detections, tiles=rest), replace(tile, confidence=0.12)
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+def test_a_faint_winning_tile_completes_the_hand(angle):
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")], angle=angle)
+    assert group(whole).hand.winning_tile == Tile.parse("1z")
+    short, faint = _without(whole, "1z")
+    reading = group(short)
+    assert lacks_a_tile(reading) and reading.hand != group(whole).hand
+    detections, completed = complete_with(short, reading, (faint,))
+    assert completed.hand == group(whole).hand and completed.questions == ()
+    assert detections.tiles[-1] == faint and len(detections.tiles) == len(whole.tiles)
+    assert any("under the detector's threshold" in note and "confidence 0.12" in note for note in completed.notes)
+    # the detections answered make the same hand when grouped again (the page's answers regroup them)
+    assert group(detections).hand == completed.hand
+
+
+def test_a_faint_tile_of_a_meld_completes_it():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 5z | 5z || 2m 2m' 2m")])
+    short, faint = _without(whole, "2m")
+    reading = group(short)
+    assert lacks_a_tile(reading)
+    detections, completed = complete_with(short, reading, (faint,))
+    assert completed.hand == group(whole).hand and not completed.questions
+
+
+def test_a_faint_box_is_tried_as_its_next_readings_too():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    short, faint = _without(whole, "1z")
+    misread = replace(faint, code=Tile.parse("2z"), confidence=0.1, alternatives=((Tile.parse("1z"), 0.05),))
+    _, completed = complete_with(short, group(short), (misread,))
+    assert completed.hand == group(whole).hand
+
+
+def test_two_faint_boxes_that_make_two_hands_leave_the_question():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    short, faint = _without(whole, "1z")
+    other = replace(faint, code=Tile.parse("5z"))  # the same place read as another tile: another winning hand
+    assert complete_with(short, group(short), (faint, other)) is None
+    # one of them alone is taken
+    assert complete_with(short, group(short), (other,))[1].hand.winning_tile == Tile.parse("5z")
+
+
+def test_a_faint_box_that_makes_no_winning_hand_is_not_taken():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    short, faint = _without(whole, "1z")
+    assert complete_with(short, group(short), (replace(faint, code=Tile.parse("9p")),)) is None
+    assert complete_with(short, group(short), ()) is None
+
+
+def test_a_hand_that_lacks_nothing_is_left_alone():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    reading = group(whole)
+    assert not lacks_a_tile(reading)
+    stray = Detection(Tile.parse("9m"), (5, 5, 35, 45), 0.2)
+    assert complete_with(whole, reading, (stray,)) is None
+
+
+class _Detector:
+    """A stand-in detector: ``detect`` answers ``reported``; ``unsure_boxes`` answers ``faint`` and counts calls."""
+
+    def __init__(self, reported: Detections, faint: tuple[Detection, ...]):
+        self.reported, self.faint, self.asked = reported, faint, 0
+
+    def detect(self, photo):
+        return self.reported
+
+    def unsure_boxes(self, photo, reported):
+        assert reported is self.reported
+        self.asked += 1
+        return self.faint
+
+
+def test_read_photo_asks_for_faint_boxes_only_when_the_hand_lacks_a_tile():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    sure = _Detector(whole, ())
+    detections, reading = read_photo(sure, "photo.jpg")
+    assert detections is whole and reading.hand == group(whole).hand and sure.asked == 0
+    short, faint = _without(whole, "1z")
+    unsure = _Detector(short, (faint,))
+    detections, reading = read_photo(unsure, "photo.jpg")
+    assert unsure.asked == 1 and reading.hand == group(whole).hand and detections.tiles[-1] == faint
+    nothing = _Detector(short, ())
+    detections, reading = read_photo(nothing, "photo.jpg")
+    assert detections is short and reading.hand == group(short).hand and reading.questions

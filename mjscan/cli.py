@@ -979,10 +979,12 @@ def cmd_read(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_reading(reading))
     if args.draw:
+        from vision.detector import DEFAULT_CONFIDENCE
         from vision.layout_draw import save_reading
 
         try:
-            save_reading(image, detections, reading, args.draw)
+            save_reading(image, detections, reading, args.draw,
+                         threshold=DEFAULT_CONFIDENCE if args.conf is None else args.conf)
         except (OSError, ValueError) as error:
             _err(f"Cannot write the drawing '{args.draw}': {error}.")
             return EXIT_INVALID

@@ -111,8 +111,8 @@ class VisionScanner:
             try:
                 read_photo = importlib.import_module("vision.photo_reading").read_photo
             except ImportError:
-                read_photo = None
-            if read_photo is not None:
+                pass  # no such step in this vision/: detect, then group
+            else:
                 self._read = lambda image: read_photo(detector, image)  # noqa: E731
         self._detect = detect
 

@@ -422,7 +422,7 @@ def group(detections: Detections) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
     the detections' alternative readings are tried (``vision.repair``); when the standing row is sorted but for
     unsure tiles, the re-reading that sorts it (``vision.row_order``)."""
-    from vision.repair import _misread, ask_about_flowers, is_winning_shape, needs_repair, repair
+    from vision.repair import ask_about_flowers, is_winning_shape, lacks_a_tile, repair
     from vision.row_order import settle_by_order
 
     def full(own: frozenset[int]) -> Reading:
@@ -433,8 +433,7 @@ def group(detections: Detections) -> Reading:
         return settle_by_order(detections, repair(detections, _group(detections, own), read), read)
 
     reading = full(frozenset())
-    if reading.hand is None or needs_repair(reading) or any(
-            _misread(q) or q.id == "winning-tile" for q in reading.questions):
+    if lacks_a_tile(reading):
         # a box set aside as lying on a more confident one may be a tile after all: in a row seen end on, or
         # steeply, neighbours' boxes overlap by half. Read each such box as a tile of its own; one clean winning
         # hand (no question) is taken, and the reading says so

@@ -37,16 +37,7 @@ from typing import Any, Sequence
 
 from vision.detections import Detection, Detections
 from vision.grouping import Reading, group
-from vision.repair import MIN_RATIO, is_winning_shape, needs_repair
-
-LACKING = ("hand", "winning-tile")
-"""Questions a missing tile raises (besides ``meld-N``, a group lying like a meld that forms none)."""
-
-
-def lacks_a_tile(reading: Reading) -> bool:
-    """Whether the hand as read may lack a tile: no hand, no winning shape, or a question a missing tile raises."""
-    return reading.hand is None or needs_repair(reading) or any(
-        q.id in LACKING or q.id.startswith("meld-") for q in reading.questions)
+from vision.repair import MIN_RATIO, is_winning_shape, lacks_a_tile
 
 
 def _clean(reading: Reading) -> bool:

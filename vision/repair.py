@@ -130,6 +130,15 @@ def needs_repair(reading: Any) -> bool:
     return reading.hand is not None and not is_winning_shape(reading.hand)
 
 
+def lacks_a_tile(reading: Any) -> bool:
+    """Whether the hand as read may lack a tile (or hold one wrongly): no hand, no winning shape, a question a
+    misread tile raises (``hand``, ``meld-N``), or no winning tile lying apart (``winning-tile``). The grouping then
+    reads boxes set aside as lying on another as tiles of their own, and ``vision.photo_reading`` tries boxes under
+    the detector's threshold."""
+    return reading.hand is None or needs_repair(reading) or any(
+        _misread(q) or q.id == "winning-tile" for q in reading.questions)
+
+
 def _fixed(reading: Any) -> bool:
     return reading.hand is not None and not any(_misread(q) for q in reading.questions) \
         and is_winning_shape(reading.hand) and not second_flowers(reading)

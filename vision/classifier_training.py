@@ -503,15 +503,18 @@ def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:
 
 def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str] | None = None,
                 boxes: bool = True, names: Sequence[str] = CLASSIFIER_NAMES,
-                crop_size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT), softmax: bool = True) -> Path:
+                crop_size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT), softmax: bool = True,
+                features: bool = False) -> Path:
     """Export with a softmax at the end: input ``crops`` N x 3 x 64 x 48 (0..1; ``crop_size`` = width, height),
     output ``probs`` N x 44 (``names`` in the metadata), and with a box head also ``boxes`` N x 4 (the tile's box
     as shares of the crop), unless ``boxes`` is False. Without ``softmax`` the outputs are the network's own
-    (a regression's)."""
+    (a regression's). With ``features`` (a network without a box head) a second output, ``features`` N x 256 at
+    width 32: what the last layer reads, which ``vision.sibling_readings`` compares between the tiles of a photo."""
     import onnx
     import torch
 
     with_boxes = boxes and hasattr(model, "both")
+    with_features = features and not hasattr(model, "both")
 
     class WithSoftmax(torch.nn.Module):
         def __init__(self, inner):
@@ -522,13 +525,16 @@ def export_onnx(model, path: str | os.PathLike[str], *, metadata: dict[str, str]
             if with_boxes:
                 logits, boxes = self.inner.both(x)
                 return torch.softmax(logits, dim=1), boxes
+            if with_features:
+                seen = self.inner[:-1](x)
+                return torch.softmax(self.inner[-1](seen), dim=1), seen
             return torch.softmax(self.inner(x), dim=1) if softmax else self.inner(x)
 
     model.eval()
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, crop_size[1], crop_size[0])
-    outputs = ["probs", "boxes"] if with_boxes else ["probs"]
+    outputs = ["probs", "boxes"] if with_boxes else ["probs", "features"] if with_features else ["probs"]
     torch.onnx.export(WithSoftmax(model), dummy, str(target), input_names=["crops"], output_names=outputs,
                       dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in outputs}}, opset_version=17,
                       dynamo=False)

@@ -39,7 +39,8 @@ What happens to a photo:
    its other readings (``Detection.alternatives``) let the grouping read it again.
    A box the classifier takes for a flower or a season is read again by the bonus reader
    (``vision.bonus_reader``), from a larger crop, as cut and turned upright (with the face-axis reader's angles),
-   where a ``bonus.onnx`` lies beside the models.
+   where a ``bonus.onnx`` lies beside the models. Then a suit or honour tile that looks like others of the photo
+   (what the classifier's last layer read of them) is read with them (``vision.sibling_readings``, stop 33).
 8. **Faces** (with a face-axis reader): each box's face axis is read (``vision.orientation``); a box whose centre
    lies on two faces side by side is dropped (``vision.face_geometry.drop_astride``: in a row turned near 45
    degrees a box across two tiles' halves overlaps each under IoU 0.5, so NMS keeps it).
@@ -67,6 +68,7 @@ from vision.classes import BACK_ID, CLASS_NAMES, NUM_CLASSES, class_from_id
 from vision.crops import MARGIN
 from vision.detections import Detection, Detections
 from vision.face_geometry import drop_astride
+from vision import sibling_readings
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 DEFAULT_CONFIDENCE = 0.25
@@ -364,7 +366,8 @@ class Detector:
                  bonus_reader_path: str | os.PathLike[str] | None | bool = None,
                  axis_reader_path: str | os.PathLike[str] | None | bool = None,
                  crop_margins: Sequence[float] | None = None, read_upright: bool = True, mirror: bool = True,
-                 unstretch: bool = True, close_up: bool = True, bottom_edge_shift: float = BOTTOM_EDGE_SHIFT):
+                 unstretch: bool = True, close_up: bool = True, bottom_edge_shift: float = BOTTOM_EDGE_SHIFT,
+                 share_readings: bool = True):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -380,6 +383,8 @@ class Detector:
         self.read_upright = bool(read_upright)
         self.mirror = bool(mirror)  # a one-class localiser also reads the whole photo mirrored (``_passes``)
         self.unstretch = bool(unstretch)  # a photo resized out of proportion is read again in proportion
+        # tiles that look alike read alike (vision.sibling_readings), with a classifier that answers its features
+        self.share_readings = bool(share_readings)
         if not 0 <= bottom_edge_shift <= 0.1:
             raise DetectorError(f"bottom_edge_shift must be a share in [0, 0.1], not {bottom_edge_shift!r}")
         self.bottom_edge_shift = float(bottom_edge_shift)  # a one-class localiser's bias (BOTTOM_EDGE_SHIFT)
@@ -628,7 +633,7 @@ class Detector:
 
         if not len(boxes):
             return boxes, scores, np.zeros(0, dtype=np.int64), np.zeros((0, ALTERNATIVES, 2), np.float32), None
-        axes = None
+        axes = seen = None
         if self.classifier.draws_boxes and self.refine_boxes:
             # the classifier also draws each tile's box in its crop, at a finer scale than the localiser's
             probs, drawn = self.classifier.read(tile_crops(image, boxes))
@@ -638,9 +643,18 @@ class Detector:
             if self.axis_reader is not None and self.read_upright:
                 axes = self.axis_reader.axes(image, boxes)
                 crops += upright_crops(image, boxes, axes, margins=self.crop_margins)
-            probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
+            if self.share_readings and getattr(self.classifier, "gives_features", False):
+                reads = [self.classifier.read_features(batch) for batch in crops]
+                probs = np.mean([read[0] for read in reads], axis=0)
+                seen = np.mean([read[1] for read in reads], axis=0)
+            else:
+                probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop (upright, with axes)
             probs = self.bonus_reader.reread(image, boxes, probs, axes, axis_reader=self.axis_reader)
+        if seen is not None:  # tiles that look alike read alike (vision.sibling_readings), among those reported
+            reported = (scores * probs[:, :-1].max(axis=1) >= self.confidence) | \
+                (scores * (1.0 - probs[:, -1]) >= SURE_TILE)
+            probs = sibling_readings.share_readings(probs, seen, among=reported)
         classes, probability = best_tile(probs)
         alternatives = alternative_readings(probs, scores)
         named = scores * probability

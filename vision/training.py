@@ -360,7 +360,7 @@ def save_classifier(config: dict[str, Any], root: Path, model, default_name: str
     torch.save(model.state_dict(), run_dir / "classifier.pt")
     target = root / config.get("export", {}).get("onnx", "models/classifier.onnx")
     export_onnx(model, target, metadata={"recipe": str(config.get("_path", "")), **metadata},
-                boxes=bool(config.get("export", {}).get("boxes", True)))
+                boxes=bool(config.get("export", {}).get("boxes", True)), features=True)
     return run_dir, target
 
 

@@ -59,6 +59,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.unstretch = options.get("unstretch", True)
     detector.close_up_size = options.get("close_up_size")  # a free-size model's close-up pass (CLOSE_UP)
     detector.bottom_edge_shift = options.get("bottom_edge_shift", 0.0)  # BOTTOM_EDGE_SHIFT: off unless asked
+    detector.share_readings = options.get("share_readings", True)  # with a classifier that gives features
     if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
         detector.session = RedBoxSession(size, class_id=0, num_classes=1, slack=options.get("slack", 0.0))
         detector.num_classes = 1
@@ -108,6 +109,28 @@ class BoxDrawingClassifier(ColourClassifier):
                 h, w = crop.shape[:2]
                 drawn[i] = (xs.min() / w, ys.min() / h, (xs.max() + 1) / w, (ys.max() + 1) / h)
         return self.probabilities(crops), drawn
+
+
+class LookAlikeClassifier(ColourClassifier):
+    """A ColourClassifier that also answers features (``TileClassifier.read_features``), the same for every crop
+    (all its tiles look alike); a red crop with a dark mark in it, it reads unsurely as ``unsure_id``, with
+    ``class_id`` next."""
+
+    gives_features = True
+
+    def __init__(self, class_id: int = 4, unsure_id: int = 2):
+        super().__init__(class_id=class_id, probability=0.9)
+        self.unsure_id = unsure_id
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        probs = super().probabilities(crops)
+        for i, crop in enumerate(crops):
+            if probs[i, self.class_id] and crop[..., 0].min() < 60:  # the dark mark
+                probs[i, self.unsure_id], probs[i, self.class_id] = 0.5, 0.4
+        return probs
+
+    def read_features(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.probabilities(crops), np.ones((len(crops), 4), np.float32)
 
 
 def photo_with_boxes(width: int, height: int, boxes: list[tuple[int, int, int, int]]) -> Image.Image:

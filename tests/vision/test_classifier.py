@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.fakes import ColourClassifier, fake_detector, photo_with_boxes
+from tests.vision.fakes import ColourClassifier, LookAlikeClassifier, fake_detector, photo_with_boxes
 from vision.classes import NUM_CLASSES, class_from_id
 from vision.classifier import ClassifierError, TileClassifier
 from vision.classifier_training import CLASSIFIER_NAMES, NONE_ID, build_crops, read_yolo_labels
@@ -23,6 +23,22 @@ def test_the_classifier_names_each_box_the_localiser_finds():
     # the confidence is the localiser's (0.9) times the classifier's (0.8)
     assert all(abs(t.confidence - 0.72) < 1e-5 for t in detections)
     assert classifier.seen[0].shape[1:] == (CROP_HEIGHT, CROP_WIDTH, 3)
+
+
+def test_an_unsure_tile_is_read_as_the_tiles_it_looks_like():
+    """``vision.sibling_readings`` in the detector: three tiles that look alike, two read surely as 5m and one
+    unsurely as 3m, come out three 5m, the third at its own best reading's confidence with 3m next."""
+    boxes = [(40, 60, 80, 112), (120, 60, 160, 112), (200, 60, 240, 112)]
+    photo = np.asarray(photo_with_boxes(400, 300, boxes)).copy()
+    photo[80:83, 205:220] = 0  # a dark mark inside the third: read unsurely
+    five_m, three_m = 4, 2
+    alone = fake_detector(classifier=LookAlikeClassifier(five_m, three_m), share_readings=False).detect(photo)
+    assert sorted(t.code_str for t in alone) == ["3m", "5m", "5m"]
+    shared = fake_detector(classifier=LookAlikeClassifier(five_m, three_m)).detect(photo)
+    assert [t.code_str for t in shared] == ["5m", "5m", "5m"]
+    third = max(shared, key=lambda t: t.box[0])
+    assert third.confidence == pytest.approx(0.9 * 0.5)
+    assert third.alternatives[0][0] == class_from_id(three_m) and third.alternatives[0][1] == pytest.approx(0.9 * 0.4)
 
 
 def test_a_named_faces_bottom_edge_is_lowered_and_a_backs_is_not():
@@ -134,6 +150,21 @@ def test_one_epoch_of_training_exports_a_classifier_that_loads(tmp_path):
     assert np.allclose(classifier.probabilities(x[:5], half_turn=False), predict(model, x[:5]), atol=1e-4)
     classes, scores = classifier.classify(x[:5])
     assert classes.shape == (5,) and np.all((0 <= scores) & (scores <= 1))
+    assert not classifier.gives_features and classifier.read_features(x[:5])[1] is None
+    # exported with its features too (what the detector compares between a photo's tiles): the same probabilities
+    import torch
+
+    with_features = TileClassifier(export_onnx(model, tmp_path / "features.onnx", features=True))
+    assert with_features.gives_features and not with_features.draws_boxes
+    probs_too, seen = with_features.read_features(x[:5])
+    assert np.allclose(probs_too, probs, atol=1e-5) and seen.shape == (5, 8 * 8)
+    model.eval()  # (torch.onnx.export leaves the wrapper it was given, and so the model, as it found them)
+    with torch.no_grad():
+        inputs = torch.from_numpy(x[:5]).permute(0, 3, 1, 2).float() / 255
+        upright, upside_down = model[:-1](inputs), model[:-1](inputs.flip(2, 3))
+    assert np.allclose(seen, ((upright + upside_down) / 2).numpy(), atol=1e-4)  # averaged over both ways up
+    empty_probs, empty_seen = with_features.read_features(x[:0])
+    assert empty_probs.shape == (0, NUM_CLASSES + 1) and empty_seen.shape == (0, 64)
 
 
 class _TopHeavySession:

@@ -40,6 +40,8 @@ def test_the_models_are_small_and_name_our_classes(detector):
     assert detector.num_classes == 1 and detector.size in (320, 416, 480, 512, 640)
     assert detector.classifier is not None
     assert detector.classifier.names[:len(CLASS_NAMES)] == CLASS_NAMES and detector.classifier.names[-1] == "none"
+    # it answers its features too, so that a photo's look-alike tiles are read together (vision.sibling_readings)
+    assert detector.classifier.gives_features and detector.share_readings
 
 
 def _truth(photo: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:

@@ -62,13 +62,13 @@ from typing import Sequence, Union
 import numpy as np
 from PIL import Image, ImageOps
 
+from vision import sibling_readings
 from vision.boxes import (Slice, class_aware_nms, iou_matrix, letterbox_geometry, lower_bottom_edges, plan_slices,
                          unletterbox, vote_boxes)
 from vision.classes import BACK_ID, CLASS_NAMES, NUM_CLASSES, class_from_id
 from vision.crops import MARGIN
 from vision.detections import Detection, Detections
 from vision.face_geometry import drop_astride
-from vision import sibling_readings
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "detector.onnx"
 DEFAULT_CONFIDENCE = 0.25
@@ -652,7 +652,7 @@ class Detector:
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop (upright, with axes)
             probs = self.bonus_reader.reread(image, boxes, probs, axes, axis_reader=self.axis_reader)
         if seen is not None:  # tiles that look alike read alike (vision.sibling_readings), among those reported
-            reported = (scores * probs[:, :-1].max(axis=1) >= self.confidence) | \
+            reported = (scores * probs[:, :NUM_CLASSES].max(axis=1) >= self.confidence) | \
                 (scores * (1.0 - probs[:, -1]) >= SURE_TILE)
             probs = sibling_readings.share_readings(probs, seen, among=reported)
         classes, probability = best_tile(probs)

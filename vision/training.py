@@ -349,7 +349,8 @@ def average_classifiers_recipe(config: dict[str, Any], root: Path) -> Path:
 def save_classifier(config: dict[str, Any], root: Path, model, default_name: str,
                     metadata: dict[str, str]) -> tuple[Path, Path]:
     """A classifier recipe's end: its weights in the run folder (``run.project``/``run.name``/classifier.pt) and
-    its ONNX export (``export.onnx``, with the box output unless ``export.boxes`` is false); answers both paths."""
+    its ONNX export (``export.onnx``, with the box output unless ``export.boxes`` is false, else with the features
+    that ``vision.sibling_readings`` compares); answers both paths."""
     import torch
 
     from vision.classifier_training import export_onnx

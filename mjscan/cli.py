@@ -633,6 +633,8 @@ if __name__ == "__main__":
 
 FAST_HELP = ("read each photo about twice as fast, a little less accurately: one crop a tile and no mirrored "
              "passes (models/README.md)")
+EACH_ALONE_HELP = ("read each tile alone, not together with the tiles of the photo that look like it "
+                   "(vision.sibling_readings, stop 33): to measure what that adds")
 
 
 def _add_vision(commands: Any) -> None:
@@ -676,6 +678,7 @@ def _add_vision(commands: Any) -> None:
     evaluate.add_argument("data", metavar="DATA_DIR", help="a folder with images/ and labels/ (YOLO)")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
     evaluate.add_argument("--fast", action="store_true", help="measure the --fast reading: " + FAST_HELP)
+    evaluate.add_argument("--each-alone", action="store_true", help=EACH_ALONE_HELP)
     evaluate.add_argument("--conf", type=float, default=None, metavar="C",
                           help="the threshold for precision, recall and confusions (default: the shipped 0.25)")
     evaluate.add_argument("--classes", choices=("all", "riichi"), default="all",
@@ -711,16 +714,17 @@ def cmd_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load_detector(model: str | None, conf: float | None, fast: bool = False) -> Any:
+def _load_detector(model: str | None, conf: float | None, fast: bool = False, each_alone: bool = False) -> Any:
     """The Detector, or an InputError with a message (missing model, bad threshold, no onnxruntime). ``fast``:
-    one crop a box and no mirrored passes (``FAST_READING``)."""
+    one crop a box and no mirrored passes (``FAST_READING``); ``each_alone``: each tile read alone, not with the
+    tiles that look like it (``vision.sibling_readings``), to measure what that adds."""
     if conf is not None and not 0.0 <= conf <= 1.0:
         raise InputError("bad_confidence", f"--conf must lie between 0 and 1, not {conf}.")
     from vision.detector import DEFAULT_CONFIDENCE, FAST_READING, Detector, DetectorError
 
     try:
         return Detector(model, confidence=DEFAULT_CONFIDENCE if conf is None else conf,
-                        **(FAST_READING if fast else {}))
+                        share_readings=not each_alone, **(FAST_READING if fast else {}))
     except DetectorError as error:
         raise InputError("no_model", str(error)) from None
 
@@ -786,7 +790,7 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
         _err(f"'{args.data}' is not a folder with images/ and labels/ (YOLO layout).")
         return EXIT_INVALID
     try:
-        detector = _load_detector(args.model, args.conf, args.fast)
+        detector = _load_detector(args.model, args.conf, args.fast, args.each_alone)
     except InputError as error:
         _err(error.message)
         return EXIT_INVALID
@@ -893,6 +897,7 @@ def _add_grouping(commands: Any) -> None:
                           help="also read the true boxes with the sideways flags the detector's box-shape rule "
                                "(vision.detector.mark_sideways) gives them, instead of the true flags")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model for --detector")
+    evaluate.add_argument("--each-alone", action="store_true", help="with --detector: " + EACH_ALONE_HELP)
     evaluate.add_argument("--box-noise", type=float, default=0.0, metavar="F",
                           help="with --sideways-rule: also read the true boxes moved at random by F of their size "
                                "(e.g. 0.02), with the detector's sideways rule, to mimic a detector's imprecision")
@@ -1085,7 +1090,7 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             model = _shipped_model(args.model)
             if model is None:
                 return EXIT_INVALID
-            detector = _load_detector(model, None)
+            detector = _load_detector(model, None, each_alone=args.each_alone)
             found: dict[str, Any] = {}  # each photo detected once, read both ways
             completed: dict[str, Any] = {}
 

@@ -107,6 +107,20 @@ def test_eval_detector_on_a_folder(cli, fake_model, tmp_path):
     assert missing.status == 2 and "nope.txt" in missing.err and "Traceback" not in missing.err
 
 
+def test_eval_detector_each_alone_turns_the_look_alike_reading_off(monkeypatch):
+    """``--each-alone`` builds the detector with ``share_readings`` off (``vision.sibling_readings``)."""
+    from mjscan import cli
+    from vision import detector as detector_module
+
+    built = []
+    monkeypatch.setattr(detector_module, "Detector", lambda *a, **options: built.append(options) or object())
+    cli._load_detector(None, None)
+    cli._load_detector(None, None, each_alone=True)
+    cli._load_detector(None, 0.3, True, True)
+    assert [options["share_readings"] for options in built] == [True, False, False]
+    assert built[2]["confidence"] == 0.3 and built[2]["read_upright"] is False  # with --fast's reading
+
+
 def test_eval_detector_refuses_a_folder_without_images(cli, fake_model, tmp_path):
     run = cli("eval-detector", str(tmp_path))
     assert run.status == 2 and "images/" in run.err

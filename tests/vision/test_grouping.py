@@ -988,6 +988,13 @@ def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, ca
     assert set(data) == {"true_boxes", "detector", "detector_first_readings"}
     assert data["detector"]["photos"] == data["detector_first_readings"]["photos"] == 2
     assert len(calls) == 2 and len(set(calls)) == 2
+    # --each-alone: the detector reads each tile alone, not with its look-alikes (vision.sibling_readings)
+    sharing = []
+    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: sharing.append(self.share_readings)
+                        or original(self, path, *a))
+    assert cli.main(["eval-grouping", str(rendered), "--detector", "--limit", "1", "--json"]) == 0
+    assert cli.main(["eval-grouping", str(rendered), "--detector", "--each-alone", "--limit", "1", "--json"]) == 0
+    assert sharing == [True, False]
 
 
 def _slid_onto_neighbour(detections: Detections, code: str, onto: str, share: float, confidence: float) -> Detections:

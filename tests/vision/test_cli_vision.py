@@ -287,4 +287,4 @@ def test_fast_reads_with_one_crop_a_box_and_no_mirrored_passes(cli, photos, monk
     monkeypatch.setattr(vision.detector, "Detector", make)
     assert cli("detect", "--json", photos[0]).status == 0
     assert cli("detect", "--json", "--fast", photos[0]).status == 0
-    assert built == [{}, FAST_READING]
+    assert built == [{"share_readings": True}, {**FAST_READING, "share_readings": True}]

@@ -651,14 +651,14 @@ class Detector:
                 probs = np.mean([self.classifier.probabilities(batch) for batch in crops], axis=0)
         if self.bonus_reader is not None:  # flowers and seasons, read again from a larger crop (upright, with axes)
             probs = self.bonus_reader.reread(image, boxes, probs, axes, axis_reader=self.axis_reader)
+        tile = scores * (1.0 - probs[:, -1])  # the localiser's score times "a tile, whichever" ("none" is last)
         if seen is not None:  # tiles that look alike read alike (vision.sibling_readings), among those reported
-            reported = (scores * probs[:, :NUM_CLASSES].max(axis=1) >= self.confidence) | \
-                (scores * (1.0 - probs[:, -1]) >= SURE_TILE)
+            # (it swaps two faces' probabilities: a box's best probability and its "none" stay as they are)
+            reported = (scores * probs[:, :NUM_CLASSES].max(axis=1) >= self.confidence) | (tile >= SURE_TILE)
             probs = sibling_readings.share_readings(probs, seen, among=reported)
         classes, probability = best_tile(probs)
         alternatives = alternative_readings(probs, scores)
         named = scores * probability
-        tile = scores * (1.0 - probs[:, -1])  # the localiser's score times "a tile, whichever" ("none" is last)
         # a box surely a tile but unsure which (a face in an art style never seen) is raised to the detector's
         # threshold (not the call's: the evaluation asks down to 0.001 and cuts at the detector's own), its
         # alternatives in proportion, so that re-reading it (vision.repair) weighs them as before

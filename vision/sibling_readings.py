@@ -67,7 +67,8 @@ def share_readings(probs: np.ndarray, features: np.ndarray, among: np.ndarray | 
     relative = probs[rows][:, _PLAYING] / np.maximum(probs[rows, best[rows]], 1e-12)[:, None]
     logs = np.log(np.maximum(relative, FLOOR))
     choice = _PLAYING[(logs + weight @ logs).argmax(axis=1)]
-    for row, new in zip(rows[weight.any(axis=1)], choice[weight.any(axis=1)]):
+    voted = weight.any(axis=1)  # a tile with no look-alike keeps its reading
+    for row, new in zip(rows[voted], choice[voted]):
         old = best[row]
         if new != old:
             probs[row, old], probs[row, new] = probs[row, new], probs[row, old]

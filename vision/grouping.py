@@ -452,16 +452,19 @@ def group(detections: Detections) -> Reading:
 
 
 def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
-           dropped: frozenset[int] = frozenset()) -> Reading:
+           dropped: frozenset[int] = frozenset(), distrust: frozenset[int] = frozenset()) -> Reading:
     """``unstack``: detections read as places of their own though their boxes lie on another's: of their code,
     not a kong's fourth tile after all (their group is no pung), neighbours whose boxes overlap in strong
     perspective; of another code, a box ``group`` reads again as a tile when the hand is short without it.
     ``flags``: whether the detector's sideways flags are evidence (False once they proved absent or implausible: then they are
-    dropped, and a claim only the geometry could guess is asked). ``dropped``: detections taken for no tile
-    (``vision.repair``), ignored as ``NO_TILE``."""
-    if not flags:
+    dropped, and a claim only the geometry could guess is asked). ``distrust``: detections whose flags proved
+    implausible (``_implausible_flags``): theirs are dropped, and every other flag counts only where the geometry
+    bears it out (``_mark_sideways``'s ``doubted``; stop 34: until then one implausible meld dropped every flag of
+    the photo). ``dropped``: detections taken for no tile (``vision.repair``), ignored as ``NO_TILE``."""
+    if not flags or distrust:
         detections = Detections(detections.width, detections.height,
-                                 tuple(replace(t, sideways=False) if t.sideways else t for t in detections.tiles))
+                                 tuple(replace(t, sideways=False) if t.sideways and (not flags or i in distrust) else t
+                                       for i, t in enumerate(detections.tiles)))
     b = _Builder(detections)
     tiles = detections.tiles
     for i in sorted(dropped):
@@ -533,7 +536,7 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
     groups = without_flowers(_tight_groups(places))
 
     # 4. sideways, relative to the group's other tiles; then group again with the checked flags
-    _mark_sideways(places, groups, offset, detections.width, detections.height)
+    _mark_sideways(places, groups, offset, detections.width, detections.height, bool(distrust))
     _pitches(places)
     groups = without_flowers(_tight_groups(places))
 
@@ -541,7 +544,7 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
     groups = _attach_beside(places, groups)
     groups = _split_face_down_run(places, groups)
     groups = _mend_melds(places, groups, unmarked=True)
-    _mark_sideways(places, groups, offset, detections.width, detections.height)
+    _mark_sideways(places, groups, offset, detections.width, detections.height, bool(distrust))
     groups = _attach_beside(places, groups)  # again, now that the melds' sideways tiles are settled
     groups = _detach_on_top(places, groups)
     groups, loose = _loose_backs(places, groups)
@@ -554,21 +557,27 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
             stacked = [e for e in places[k].extra if e not in places[k].beside]
             codes = {places[j].det.code for j in g}
             if stacked and not (len(g) == 3 and len(codes) == 1):
-                return _group(detections, unstack | set(stacked), flags, dropped)
+                return _group(detections, unstack | set(stacked), flags, dropped, distrust)
 
-    if flags and not _flags_plausible(places, groups, detections):
-        return _group(detections, unstack, False, dropped)
-    return _read(b, places, groups, flower_dup, u, flags)
+    if flags:
+        suspect = _implausible_flags(places, groups, detections)
+        if suspect is not None and not suspect <= distrust:
+            # first only the implausible melds' flags are dropped (the others' must then be borne out by the
+            # geometry); when the melds so read are implausible still, every flag is
+            return _group(detections, unstack, not distrust, dropped, frozenset() if distrust else suspect)
+    return _read(b, places, groups, flower_dup, u, flags, distrust)
 
 
-def _flags_plausible(places: list[_Place], groups: list[list[int]], detections: Detections) -> bool:
-    """Whether the detector's sideways flags look like a meld's (each exposed meld shows one sideways tile;
-    the renderer's true flags always do, a rule on box shapes often does not): False when a group that
-    makes a meld by its codes carries two flags or more (a fourth tile on top aside), or when the geometry
-    marks a sideways tile in it that carries no flag, or when no tile of the photo is flagged at all while
-    a group apart from the largest one makes a meld by its codes."""
+def _implausible_flags(places: list[_Place], groups: list[list[int]], detections: Detections
+                       ) -> frozenset[int] | None:
+    """None when the detector's sideways flags look like a meld's (each exposed meld shows one sideways tile; the
+    renderer's true flags always do, the detector's mostly do); else the detections whose flags are implausible:
+    those of a group that makes a meld by its codes and carries two flags or more (a fourth tile on top aside), or
+    none while the geometry marks a sideways tile in it; every detection when no tile of the photo is flagged at
+    all while a group apart from the largest one makes a meld by its codes."""
     largest = max(groups, key=len) if groups else []
     any_flag = any(p.det.sideways for p in places if not p.is_back)
+    suspect: set[int] = set()
     for g in groups:
         if len(g) not in (3, 4) or g is largest or any(places[k].is_back for k in g):
             continue
@@ -577,9 +586,12 @@ def _flags_plausible(places: list[_Place], groups: list[list[int]], detections: 
             continue
         flagged = [k for k in g if places[k].det.sideways]
         marked = [k for k in g if places[k].sideways]
-        if len(flagged) >= 2 or not any_flag or (marked and not flagged):
-            return False
-    return True
+        if not any_flag:
+            return frozenset(range(len(detections.tiles)))
+        if len(flagged) >= 2 or (marked and not flagged):
+            suspect.update(places[k].index for k in g)
+            suspect.update(e for k in g for e in places[k].extra)
+    return frozenset(suspect) if suspect else None
 
 
 def _dedupe_flowers(b: _Builder, flowers: list[int]) -> list[int]:
@@ -766,12 +778,15 @@ def _at_edge(det: Detection, width: int, height: int) -> bool:
 
 
 def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float, width: int = 0,
-                   height: int = 0) -> None:
+                   height: int = 0, doubted: bool = False) -> None:
     """Sideways within each group of 3 or 4 (a meld's size). Near the axes (under READABLE_DEGREES) the
     boxes decide: the one box whose along/across ratio stands above the others' (or none). Further, where
     an axis-aligned box cannot show which way its tile lies, the spacing does: a sideways tile is longer
     along the row, so its neighbours' centres lie further from it (H+W)/2 instead of W); the detector's
-    flags settle what the spacing leaves open, and under HINT_DEGREES clear boxes do."""
+    flags settle what the spacing leaves open, and under HINT_DEGREES clear boxes do. ``doubted``: another
+    meld's flags proved implausible (``_implausible_flags``), so a lone flag counts only where the spacing or the
+    box shape bears it out; otherwise the meld is read as without flags (a spacing pointing elsewhere is a
+    ``conflict``, and no sideways tile at all leaves the claim to be asked)."""
     ratios = {k: _ratio(places[k]) for g in groups for k in g}
     rows = [places[k].pitch / places[k].box_size for g in groups if len(g) >= 5 for k in g]
     row_pitch = float(np.median(rows)) if rows else None
@@ -835,6 +850,11 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                     # flag and spacing disagreed was claimed as flagged in every case seen (stop 22: true boxes +7
                     # hands, detections +3; one kong whose bottom tile is hidden now reads as a pung, as it looks)
                     chosen, basis = flagged, "flag"
+            if doubted and basis == "flag" and not (spaced == flagged or flagged == {best} and rel[best] >= FLAG_BOX_RATIO):
+                # another meld's flags proved wrong, so this one's may be too: a lone flag that neither the spacing
+                # nor the box shape bears out is no evidence (as when every flag is dropped): a spacing pointing
+                # elsewhere makes a conflict (asked), and none leaves the meld without a sideways tile (asked)
+                chosen, basis = (spaced, "conflict") if spaced else (set(), "")
             if chosen is None:
                 if offset < HINT_DEGREES and rel[best] >= 1.2 and all(rel[k] <= 1.1 for k in g if k != best):
                     chosen, basis = {best}, "hint"
@@ -1044,7 +1064,7 @@ def _mend_melds(places: list[_Place], groups: list[list[int]], unmarked: bool = 
         in steep views the pair's pitch is read short, so the gap looks wide; and a wrong flag on the pair reads
         that tile longer along the row, so the gaps split the meld. Joined when the lone tile is sideways (the
         pair unflagged, or with flags of its own), or when two of the three carry a flag; a joined meld's flags
-        are then judged again (``_flags_plausible``, ``_mark_sideways``). The pair alone is no group of a hand,
+        are then judged again (``_implausible_flags``, ``_mark_sideways``). The pair alone is no group of a hand,
         so joining them risks nothing the reading had. (The flagged pairs, stop 23: with the detector in the
         loop +16 hands on seeds 10-17, two of them wrong before; none lost; the true boxes unchanged.)"""
         single, pair = (a, c) if len(a) == 1 else (c, a)
@@ -1309,7 +1329,7 @@ class _MeldRead:
 
 
 def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
-          u: np.ndarray, flags: bool = True) -> Reading:
+          u: np.ndarray, flags: bool = True, distrust: frozenset[int] = frozenset()) -> Reading:
     tiles = b.dets.tiles
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
                 or (3 <= len(g) <= 4 and any(places[k].sideways for k in g))]
@@ -1340,7 +1360,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         # without the detector's flags, a group beside the row that makes a meld by its codes may be a meld
         # whose sideways tile does not show (claimed from across): it stays apart, and its claim is asked
         parallel = [g for g in stray if len(g) >= 2 and _beside_row(places, concealed, g)
-                    and (flags or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
+                    and ((flags and not distrust) or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
         wanted = 14 - 3 * len(meldlike) - len(candidates[:1])
         if parallel and len(concealed) + sum(map(len, parallel)) == wanted:
             parallel_joined = True
@@ -1417,7 +1437,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         if r.kind == "exposed" and not any(places[k].extra for k in r.group) \
                 and _meld_kind([places[k].det.code for k in r.group]) in (MeldKind.PUNG, MeldKind.KONG) \
                 and not any(places[k].sideways and places[k].basis in SURE_BASIS for k in r.group) \
-                and (not flags or any(places[k].basis == "conflict" for k in r.group)):
+                and (not flags or distrust or any(places[k].basis == "conflict" for k in r.group)):
             r.kind = "plain"
     # plain groups apart from the row that form a meld by their tiles: a meld without its sideways tile
     leftover: list[list[int]] = []

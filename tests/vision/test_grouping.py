@@ -533,6 +533,41 @@ def test_rendered_layouts_that_were_misread(case):
     assert notation(reading) == norm(case["hand"])
 
 
+DETECTOR_FLAG_CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "grouping"
+                                  / "detector-flag-cases.json").read_text())
+
+
+@pytest.mark.parametrize("case", DETECTOR_FLAG_CASES, ids=lambda c: c["source"].split("--seed ")[1].split(" ")[0]
+                         + "-" + c["source"].rsplit(" ", 1)[-1])
+def test_flags_the_geometry_bears_out_stay_when_another_melds_are_implausible(case):
+    """The shipped detector's boxes and sideways flags of held-out rendered photos where one meld's flags were
+    implausible (none where the geometry marks a sideways tile): a flag the box shape or the spacing bears out
+    still settles its meld, and one they do not is no evidence, so that claim is asked (``answers``: the
+    questions the case must ask, with their true answers), never guessed."""
+    tiles = tuple(Detection(parse_class(code), tuple(box), 1.0, sideways) for code, box, sideways in case["tiles"])
+    reading = group(Detections(case["width"], case["height"], tiles))
+    if "answers" in case:
+        assert sorted(q.id for q in reading.questions) == sorted(case["answers"])
+        for q in reading.questions:
+            assert case["answers"][q.id] in [c.label for c in q.choices]
+        answered, still_open = reading.answer(case["answers"])
+        assert still_open == () and format_hand(answered).split(" |")[0] == norm(case["hand"])
+        return
+    assert reading.questions == ()
+    assert notation(reading) == norm(case["hand"])
+
+
+def test_a_photo_without_any_flag_is_read_by_its_geometry_alone():
+    """No tile of the photo flagged while a group apart from the row makes a meld: every flag is distrusted, as
+    before stop 34, and a pung whose sideways tile the geometry cannot show is asked about, not guessed."""
+    case = next(c for c in DETECTOR_FLAG_CASES if c["source"].endswith("000037"))
+    tiles = tuple(Detection(parse_class(code), tuple(box), 1.0, False) for code, box, _ in case["tiles"])
+    reading = group(Detections(case["width"], case["height"], tiles))
+    assert [q.id for q in reading.questions] == ["claim-7s"]
+    answered, still_open = reading.answer({"claim-7s": "across"})
+    assert still_open == () and format_hand(answered).split(" |")[0] == norm(case["hand"])
+
+
 # --------------------------------------------------------------------------------------------------
 # The command line (no model is needed: the reading is injected)
 
@@ -731,8 +766,9 @@ def test_a_lone_sideways_tile_joins_a_pair_that_carries_a_wrong_flag(angle, meld
     the claimed tile unflagged): the lone tile and the pair still make one meld, so they are joined, and the
     meld's flags are judged again rather than both pieces being left out as lying apart (stop 23: seed 10's
     000071, a chow behind the row; seed 17's 000009, a pung with all three flagged).
-    Not at 37 degrees: there two flags in one meld make every flag implausible (``_flags_plausible``), and without
-    them the boxes of a turned row do not show the claimed tile, so the pieces stay apart (asked, as before)."""
+    Not at 37 degrees: there two flags in one meld make its flags implausible (``_implausible_flags``; the other
+    meld's flag then counts only where the geometry bears it out), and without them the boxes of a turned row do
+    not show the claimed tile, so the pieces stay apart (asked, as before)."""
     reading = group(_reflag(scene([(0, ROW2 + " | 9p"), (MELD_Y, meld + " | 1z 1z' 1z")], angle=angle), flags))
     assert not any(i.reason == APART for i in reading.ignored)
     assert (reading.hand is not None and not reading.questions

@@ -573,8 +573,9 @@ def _implausible_flags(places: list[_Place], groups: list[list[int]], detections
     """None when the detector's sideways flags look like a meld's (each exposed meld shows one sideways tile; the
     renderer's true flags always do, the detector's mostly do); else the detections whose flags are implausible:
     those of a group that makes a meld by its codes and carries two flags or more (a fourth tile on top aside), or
-    none while the geometry marks a sideways tile in it; every detection when no tile of the photo is flagged at
-    all while a group apart from the largest one makes a meld by its codes."""
+    none while the geometry marks a sideways tile in it, and a flagged tile lying alone or in a pair (stop 34);
+    every detection when no tile of the photo is flagged at all while a group apart from the largest one makes a
+    meld by its codes."""
     largest = max(groups, key=len) if groups else []
     any_flag = any(p.det.sideways for p in places if not p.is_back)
     suspect: set[int] = set()
@@ -591,6 +592,10 @@ def _implausible_flags(places: list[_Place], groups: list[list[int]], detections
         if len(flagged) >= 2 or (marked and not flagged):
             suspect.update(places[k].index for k in g)
             suspect.update(e for k in g for e in places[k].extra)
+    # the layout lays no lone tile sideways (a kong's fourth tile beside its sideways one is attached by now): a
+    # flag on the winning tile or a stray is the reader's error, so the melds' lone flags are doubted too
+    suspect.update(places[k].index for g in groups if len(g) <= 2 for k in g
+                   if places[k].det.sideways and not places[k].extra)
     return frozenset(suspect) if suspect else None
 
 

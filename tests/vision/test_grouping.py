@@ -541,7 +541,8 @@ DETECTOR_FLAG_CASES = json.loads((Path(__file__).resolve().parents[1] / "data" /
                          + "-" + c["source"].rsplit(" ", 1)[-1])
 def test_flags_the_geometry_bears_out_stay_when_another_melds_are_implausible(case):
     """The shipped detector's boxes and sideways flags of held-out rendered photos where one meld's flags were
-    implausible (none where the geometry marks a sideways tile): a flag the box shape or the spacing bears out
+    implausible (none where the geometry marks a sideways tile), or a tile lying alone or in a pair was flagged
+    (the layout lays none sideways): a flag the box shape or the spacing bears out
     still settles its meld, and one they do not is no evidence, so that claim is asked (``answers``: the
     questions the case must ask, with their true answers), never guessed."""
     tiles = tuple(Detection(parse_class(code), tuple(box), 1.0, sideways) for code, box, sideways in case["tiles"])

@@ -16,9 +16,10 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
    (so perspective is followed); a sideways tile counts ``SIDEWAYS_LENGTH`` widths.
 5. Sideways: the detector's flag, checked against the neighbours in each group of 3 or 4 where the row
    runs near the photo's axes (a box whose long side runs along the row among boxes whose long side runs
-   across is sideways; of several flags the clearest is kept). Flags that are absent or implausible (two
-   in a meld, none where the geometry marks one) are dropped, and a claim the geometry can only guess
-   is asked.
+   across is sideways; of several flags the clearest is kept). Flags that are implausible (two in a meld,
+   none where the geometry marks one, one on a tile lying alone) are dropped, the photo's other flags then
+   count only where the geometry bears them out, and a claim the geometry can only guess is asked; a
+   photo with no flag at all is read by its geometry alone.
 6. Groups with a sideways or face-down tile are melds (fragments that together make one meld are
    mended); the largest plain group is the standing row (split pieces on its line join it; a second row
    beside it joins when the tile count says so); a single tile set apart at one end of it (by its gap,

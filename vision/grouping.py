@@ -856,7 +856,8 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                     # flag and spacing disagreed was claimed as flagged in every case seen (stop 22: true boxes +7
                     # hands, detections +3; one kong whose bottom tile is hidden now reads as a pung, as it looks)
                     chosen, basis = flagged, "flag"
-            if doubted and basis == "flag" and not (spaced == flagged or flagged == {best} and rel[best] >= FLAG_BOX_RATIO):
+            borne_out = spaced == flagged or (flagged == {best} and rel[best] >= FLAG_BOX_RATIO)
+            if doubted and basis == "flag" and not borne_out:
                 # another meld's flags proved wrong, so this one's may be too: a lone flag that neither the spacing
                 # nor the box shape bears out is no evidence (as when every flag is dropped): a spacing pointing
                 # elsewhere makes a conflict (asked), and none leaves the meld without a sideways tile (asked)
@@ -1364,9 +1365,11 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         concealed, candidates, gaps, stray = next((t for t in tries if len(t[1]) == 1), tries[0])
         # a second row of standing tiles, beside the first, when the count says so
         # without the detector's flags, a group beside the row that makes a meld by its codes may be a meld
-        # whose sideways tile does not show (claimed from across): it stays apart, and its claim is asked
+        # whose sideways tile does not show (claimed from across): it stays apart, and its claim is asked (so too
+        # when some flags proved implausible and the rest count only where the geometry bears them out)
+        trusted = flags and not distrust
         parallel = [g for g in stray if len(g) >= 2 and _beside_row(places, concealed, g)
-                    and ((flags and not distrust) or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
+                    and (trusted or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
         wanted = 14 - 3 * len(meldlike) - len(candidates[:1])
         if parallel and len(concealed) + sum(map(len, parallel)) == wanted:
             parallel_joined = True

@@ -2,7 +2,8 @@
 
 A photo of a finished hand shows a winning hand. When the grouping's hand is not one (tiles that make no
 hand at all, such as a flower read as a suit tile in the standing row; a group lying like a meld that forms
-none; standing tiles that split into no sets and a pair), a misread tile is the likeliest cause, and the classifier's next readings of each box
+none; standing tiles that split into no sets and a pair; a winning tile asked about that no choice makes a winning
+hand with), a misread tile is the likeliest cause, and the classifier's next readings of each box
 (``Detection.alternatives``) say which. ``repair`` tries them, one tile or two at a time, and keeps the
 re-readings whose layout gives a winning hand:
 
@@ -124,10 +125,18 @@ def second_flowers(reading: Any) -> list[Any]:
 
 def needs_repair(reading: Any) -> bool:
     """The reading's tiles make no hand (its question "hand"), a group lies like a meld but forms none
-    ("meld-N"), the hand has no winning shape, or two tiles were read as one flower."""
-    if any(_misread(q) for q in reading.questions) or second_flowers(reading):
+    ("meld-N"), the hand has no winning shape, two tiles were read as one flower, or the winning tile is asked
+    ("winning-tile") and no choice makes a winning hand (the pair of a four-meld hand with one tile misread)."""
+    if any(_misread(q) or _no_winning_choice(q) for q in reading.questions) or second_flowers(reading):
         return True
     return reading.hand is not None and not is_winning_shape(reading.hand)
+
+
+def _no_winning_choice(question: Any) -> bool:
+    """A question "winning-tile" none of whose choices makes a winning hand: whichever tile won, the tiles as read
+    make none, so one is misread."""
+    return question.id == "winning-tile" and not any(
+        choice.hand is not None and is_winning_shape(choice.hand) for choice in question.choices)
 
 
 def lacks_a_tile(reading: Any) -> bool:

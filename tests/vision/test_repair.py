@@ -266,3 +266,30 @@ def test_answers_to_a_whole_hand_question_and_a_flower_question_add_up_in_either
     tile_only = reading.answer({"tile-reading": "1z read as 6s"})[0]
     assert hand_text_of(tile_only) == norm("123m 456p 678s 2z [5'55s] 27f +2z")
 
+
+
+def test_a_four_meld_hands_pair_with_one_tile_misread_is_read_again():
+    """The standing tiles of a four-meld hand are its pair, and the winning tile is whichever copy: with one copy
+    misread no tile lies apart and no choice of winning tile makes a winning hand, so the tiles are read again
+    (stop 34) instead of asking which tile won."""
+    melds = "4z' 4z 4z | 6m' 7m 8m | 5s 5s' 5s | 4m' 2m 3m"
+    truth = scene([(0, "1s 1s"), (MELD_Y, melds)])
+    want = norm("1s [4'44z] [6'78m] [55'5s] [4'23m] +1s")
+    assert hand_text(group(truth)) == want
+    misread = with_reading(truth, index_of(truth, "1s"), "5m", [("1s", 0.5), ("7z", 0.2)])
+    plain = group(replace(misread, tiles=tuple(replace(t, alternatives=()) for t in misread.tiles)))
+    assert [q.id for q in plain.questions] == ["winning-tile"]  # 1s or 5m: neither makes a winning hand
+    assert not any(c.hand is not None and is_winning_shape(c.hand) for c in plain.questions[0].choices)
+    assert needs_repair(plain)
+    reading = group(misread)
+    assert reading.questions == () and hand_text(reading) == want
+    (fix,) = reading.corrections
+    assert (fix.read_as, fix.taken_as) == ("5m", "1s")
+
+
+def test_a_winning_tile_question_with_a_winning_choice_is_not_a_misreading():
+    # a standing row with no tile apart: each choice makes a winning hand, so nothing is read again
+    row = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p 9p"), (MELD_Y, "5s' 5s 5s")])
+    reading = group(row)
+    assert [q.id for q in reading.questions] == ["winning-tile"]
+    assert not needs_repair(reading) and reading.corrections == ()

@@ -220,7 +220,8 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
         choices.append(Choice(label, entry[2].hand))
     question = Question("tile-reading", "The tiles as read make no winning hand, and more than one re-reading of "
                                         "unsure tiles does: which is right?", tuple(choices))
-    kept = tuple(q for q in reading.questions if not _misread(q))  # each choice is a whole hand: it answers them
+    # each choice is a whole hand: it answers them
+    kept = tuple(q for q in reading.questions if not (_misread(q) or _no_winning_choice(q)))
     return replace(reading, questions=kept + (question,))
 
 

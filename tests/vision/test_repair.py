@@ -285,6 +285,12 @@ def test_a_four_meld_hands_pair_with_one_tile_misread_is_read_again():
     assert reading.questions == () and hand_text(reading) == want
     (fix,) = reading.corrections
     assert (fix.read_as, fix.taken_as) == ("5m", "1s")
+    # either copy may be the misread one, about as likely: one question, whole hands (the winning tile with them)
+    both = with_reading(misread, [i for i, t in enumerate(misread.tiles) if t.code_str == "1s"][0], "1s",
+                        [("5m", 0.45)])
+    asked = group(both)
+    assert [q.id for q in asked.questions] == ["tile-reading"]
+    assert want in [hand_text_of(c.hand) for c in asked.questions[0].choices]
 
 
 def test_a_winning_tile_question_with_a_winning_choice_is_not_a_misreading():

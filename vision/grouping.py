@@ -419,10 +419,12 @@ class _Builder:
         self.ignored.append(Ignored(index, self.dets.tiles[index].code_str, reason))
 
 
-def group(detections: Detections) -> Reading:
+def group(detections: Detections, *, reread: bool = True) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
     the detections' alternative readings are tried (``vision.repair``); when the standing row is sorted but for
-    unsure tiles, the re-reading that sorts it (``vision.row_order``)."""
+    unsure tiles, the re-reading that sorts it (``vision.row_order``). ``reread`` False skips ``vision.repair``
+    (for a caller that only takes a reading no tile of which was read again: ``vision.photo_reading``, which
+    groups a photo's detections once for each box it tries, and each repair groups them dozens of times)."""
     from vision.repair import ask_about_flowers, is_winning_shape, lacks_a_tile, repair
     from vision.row_order import settle_by_order
 
@@ -431,7 +433,8 @@ def group(detections: Detections) -> Reading:
         def read(changed: Detections, dropped: frozenset[int]) -> Reading:
             return _group(changed, own, dropped=dropped)
 
-        return settle_by_order(detections, repair(detections, _group(detections, own), read), read)
+        first = _group(detections, own)
+        return settle_by_order(detections, repair(detections, first, read) if reread else first, read)
 
     reading = full(frozenset())
     if lacks_a_tile(reading):

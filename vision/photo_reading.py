@@ -61,7 +61,8 @@ def complete_with(detections: Detections, reading: Reading, candidates: Sequence
             tile = candidate if code == candidate.code else replace(candidate, code=code, confidence=confidence,
                                                                     alternatives=())
             completed = replace(detections, tiles=detections.tiles + (tile,))
-            again = group(completed)
+            # only a reading with no tile read again is taken (``_clean``), so the tiles are not read again here
+            again = group(completed, reread=False)
             if _clean(again) and (again.hand not in found or found[again.hand][0] < confidence):
                 found[again.hand] = (confidence, completed, again)
     if len(found) != 1:

@@ -299,3 +299,14 @@ def test_a_winning_tile_question_with_a_winning_choice_is_not_a_misreading():
     reading = group(row)
     assert [q.id for q in reading.questions] == ["winning-tile"]
     assert not needs_repair(reading) and reading.corrections == ()
+
+
+def test_reading_without_rereading_leaves_a_misread_tile_as_read():
+    # vision.photo_reading tries boxes under the threshold with group(..., reread=False): only a reading with no
+    # tile read again is taken there, so none is read again (each repair groups the detections dozens of times)
+    truth = scene([(0, ROW), (MELD_Y, "5s' 5s 5s")])
+    misread = with_reading(truth, index_of(truth, "8s"), "6s", [("8s", 0.4)])
+    assert group(misread).corrections != ()
+    plain = group(misread, reread=False)
+    assert plain.corrections == () and needs_repair(plain)
+    assert group(truth, reread=False).hand == group(truth).hand  # a hand read right is the same either way

@@ -455,19 +455,19 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
     return ask_about_flowers(detections, reading)
 
 
-def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
-           dropped: frozenset[int] = frozenset(), distrust: frozenset[int] = frozenset()) -> Reading:
+def _group(detections: Detections, unstack: frozenset[int], dropped: frozenset[int] = frozenset(),
+           distrust: frozenset[int] = frozenset()) -> Reading:
     """``unstack``: detections read as places of their own though their boxes lie on another's: of their code,
     not a kong's fourth tile after all (their group is no pung), neighbours whose boxes overlap in strong
     perspective; of another code, a box ``group`` reads again as a tile when the hand is short without it.
-    ``flags``: whether the detector's sideways flags are evidence (False once they proved absent or implausible: then they are
-    dropped, and a claim only the geometry could guess is asked). ``distrust``: detections whose flags proved
-    implausible (``_implausible_flags``): theirs are dropped, and every other flag counts only where the geometry
-    bears it out (``_mark_sideways``'s ``doubted``; stop 34: until then one implausible meld dropped every flag of
-    the photo). ``dropped``: detections taken for no tile (``vision.repair``), ignored as ``NO_TILE``."""
-    if not flags or distrust:
+    ``distrust``: detections whose sideways flags proved implausible (``_implausible_flags``): theirs are dropped,
+    and every other flag counts only where the geometry bears it out (``_mark_sideways``'s ``doubted``; stop 34:
+    until then one implausible meld dropped every flag of the photo). Every detection, once the flags proved
+    absent or implausible throughout: then a claim only the geometry could guess is asked. ``dropped``:
+    detections taken for no tile (``vision.repair``), ignored as ``NO_TILE``."""
+    if distrust:
         detections = Detections(detections.width, detections.height,
-                                 tuple(replace(t, sideways=False) if t.sideways and (not flags or i in distrust) else t
+                                 tuple(replace(t, sideways=False) if t.sideways and i in distrust else t
                                        for i, t in enumerate(detections.tiles)))
     b = _Builder(detections)
     tiles = detections.tiles
@@ -561,15 +561,15 @@ def _group(detections: Detections, unstack: frozenset[int], flags: bool = True,
             stacked = [e for e in places[k].extra if e not in places[k].beside]
             codes = {places[j].det.code for j in g}
             if stacked and not (len(g) == 3 and len(codes) == 1):
-                return _group(detections, unstack | set(stacked), flags, dropped, distrust)
+                return _group(detections, unstack | set(stacked), dropped, distrust)
 
-    if flags:
-        suspect = _implausible_flags(places, groups, detections)
-        if suspect is not None and not suspect <= distrust:
-            # first only the implausible melds' flags are dropped (the others' must then be borne out by the
-            # geometry); when the melds so read are implausible still, every flag is
-            return _group(detections, unstack, not distrust, dropped, frozenset() if distrust else suspect)
-    return _read(b, places, groups, flower_dup, u, flags, distrust)
+    suspect = _implausible_flags(places, groups, detections)
+    if suspect is not None and not suspect <= distrust:
+        # first only the implausible melds' flags are dropped (the others' must then be borne out by the
+        # geometry); when the melds so read are implausible still, every flag is
+        every = frozenset(range(len(tiles)))
+        return _group(detections, unstack, dropped, every if distrust else suspect)
+    return _read(b, places, groups, flower_dup, u, distrust)
 
 
 def _implausible_flags(places: list[_Place], groups: list[list[int]], detections: Detections
@@ -859,8 +859,8 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                     # flag and spacing disagreed was claimed as flagged in every case seen (stop 22: true boxes +7
                     # hands, detections +3; one kong whose bottom tile is hidden now reads as a pung, as it looks)
                     chosen, basis = flagged, "flag"
-            borne_out = spaced == flagged or (flagged == {best} and rel[best] >= FLAG_BOX_RATIO)
-            if doubted and basis == "flag" and not borne_out:
+            if doubted and basis == "flag" and not (spaced == flagged
+                                                     or (flagged == {best} and rel[best] >= FLAG_BOX_RATIO)):
                 # another meld's flags proved wrong, so this one's may be too: a lone flag that neither the spacing
                 # nor the box shape bears out is no evidence (as when every flag is dropped): a spacing pointing
                 # elsewhere makes a conflict (asked), and none leaves the meld without a sideways tile (asked)
@@ -1339,7 +1339,7 @@ class _MeldRead:
 
 
 def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: list[int],
-          u: np.ndarray, flags: bool = True, distrust: frozenset[int] = frozenset()) -> Reading:
+          u: np.ndarray, distrust: frozenset[int] = frozenset()) -> Reading:
     tiles = b.dets.tiles
     meldlike = [g for g in groups if any(places[k].is_back or places[k].extra for k in g)
                 or (3 <= len(g) <= 4 and any(places[k].sideways for k in g))]
@@ -1370,9 +1370,8 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         # without the detector's flags, a group beside the row that makes a meld by its codes may be a meld
         # whose sideways tile does not show (claimed from across): it stays apart, and its claim is asked (so too
         # when some flags proved implausible and the rest count only where the geometry bears them out)
-        trusted = flags and not distrust
         parallel = [g for g in stray if len(g) >= 2 and _beside_row(places, concealed, g)
-                    and (trusted or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
+                    and (not distrust or not (len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g])))]
         wanted = 14 - 3 * len(meldlike) - len(candidates[:1])
         if parallel and len(concealed) + sum(map(len, parallel)) == wanted:
             parallel_joined = True
@@ -1449,7 +1448,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         if r.kind == "exposed" and not any(places[k].extra for k in r.group) \
                 and _meld_kind([places[k].det.code for k in r.group]) in (MeldKind.PUNG, MeldKind.KONG) \
                 and not any(places[k].sideways and places[k].basis in SURE_BASIS for k in r.group) \
-                and (not flags or distrust or any(places[k].basis == "conflict" for k in r.group)):
+                and (distrust or any(places[k].basis == "conflict" for k in r.group)):
             r.kind = "plain"
     # plain groups apart from the row that form a meld by their tiles: a meld without its sideways tile
     leftover: list[list[int]] = []

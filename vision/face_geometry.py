@@ -55,6 +55,12 @@ NEIGHBOUR_GAP = 1.4
 its own nearest other tile (a tile between them puts them twice that apart). Why: a face's box holds its tile's
 sides too, so in a real photo of a row at 60 degrees the faces came out half again too wide, and a tile's own
 two neighbours seemed to hold its centre (it was dropped; 1.25 and 1.4 read the rendered scenes alike)."""
+ROOM_BETWEEN = 1.2
+"""... and leave no room for the box between them: their centres are less than this many times the box's own face
+apart, measured along the line through them. A box astride two neighbours lies on their shared edge, and they lie one
+face apart (measured: 0.78); a tile between two others has them two faces apart (the faces of a steep view come out
+too wide, so 1.33-1.74 on the five tiles of the held-out meld scenes that the rule dropped until stop 35: in a steep
+group of three, the two outer tiles' only other tile is each other, so ``NEIGHBOUR_GAP`` took them for neighbours)."""
 APART = 0.7
 """Two faces lie side by side (not one on the other, as a kong's fourth tile lies on the claimed one) when
 neither's centre lies within this many of the other's half sides."""
@@ -74,6 +80,14 @@ class FaceRectangles:
     def acrosses(self) -> np.ndarray:
         """The unit vectors across each face (up turned a quarter)."""
         return np.stack([-self.ups[:, 1], self.ups[:, 0]], axis=1)
+
+    def extents(self, face: int, direction: np.ndarray) -> float:
+        """How far the face ``face`` reaches from side to side along the unit vector ``direction`` (NaN without an
+        axis)."""
+        up = self.ups[face]
+        along = abs(float(direction @ up))
+        across = abs(float(direction[0] * -up[1] + direction[1] * up[0]))  # across: up turned a quarter
+        return 2.0 * (self.half_heights[face] * along + self.half_widths[face] * across)
 
     def holds(self, faces: np.ndarray, point: np.ndarray, reach: float) -> np.ndarray:
         """Which of ``faces`` (indices) hold ``point`` (x, y) within ``reach`` of their half sides."""
@@ -116,10 +130,10 @@ def seen_as_is(boxes: np.ndarray) -> np.ndarray:
 
 
 def drop_astride(boxes: np.ndarray, scores: np.ndarray, axes: np.ndarray, *, reach: float = HOST_REACH,
-                 apart: float = APART, neighbour: float = NEIGHBOUR_GAP) -> np.ndarray:
+                 apart: float = APART, neighbour: float = NEIGHBOUR_GAP, room: float = ROOM_BETWEEN) -> np.ndarray:
     """Indices (ascending) of the boxes kept when every box astride two faces is dropped: best score first, a
     box is dropped when its centre lies on the faces of two boxes already kept (``reach``) that lie side by side
-    (``apart``). Only boxes with an axis (not NaN) can hold another; a box longer than ``MAX_ELONGATION`` times its
+    (``apart``) next to each other (``neighbour``) with no room for it between them (``room``). Only boxes with an axis (not NaN) can hold another; a box longer than ``MAX_ELONGATION`` times its
     width neither holds nor is dropped."""
     boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     count = len(boxes)
@@ -132,7 +146,7 @@ def drop_astride(boxes: np.ndarray, scores: np.ndarray, axes: np.ndarray, *, rea
     holders: list[int] = []  # the kept boxes with an axis
     for index in np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable"):
         if len(holders) >= 2 and as_is[index] \
-                and _astride(faces, np.asarray(holders), int(index), reach, apart, neighbour):
+                and _astride(faces, np.asarray(holders), int(index), reach, apart, neighbour, room):
             continue
         kept.append(int(index))
         if known[index]:
@@ -141,7 +155,7 @@ def drop_astride(boxes: np.ndarray, scores: np.ndarray, axes: np.ndarray, *, rea
 
 
 def _astride(faces: FaceRectangles, holders: np.ndarray, index: int, reach: float, apart: float,
-             neighbour: float) -> bool:
+             neighbour: float, room: float) -> bool:
     hosts = holders[faces.holds(holders, faces.centres[index], reach)]
     for n, first in enumerate(hosts):
         for second in hosts[n + 1:]:
@@ -150,14 +164,16 @@ def _astride(faces: FaceRectangles, holders: np.ndarray, index: int, reach: floa
                 continue  # one on the other (a kong's fourth tile), not side by side
             # next to each other: no farther apart than either is from its own nearest other tile (a tile between
             # them is twice as far); a face's box holds its tile's sides too, so the faces alone cannot say
-            gap = float(np.hypot(*(faces.centres[first] - faces.centres[second])))
+            between = faces.centres[second] - faces.centres[first]
+            gap = float(np.hypot(*between))
             others = holders[(holders != first) & (holders != second)]
             if not len(others):
                 continue
             nearest = min(float(np.hypot(*(faces.centres[others] - faces.centres[k]).T).min()) for k in (first, second))
-            if gap <= neighbour * nearest:
+            if gap <= neighbour * nearest and not gap > room * faces.extents(index, between / max(gap, 1e-9)):
                 return True
     return False
 
 
-__all__ = ["ASPECT", "APART", "MAX_ELONGATION", "FaceRectangles", "HOST_REACH", "drop_astride", "face_rectangles"]
+__all__ = ["ASPECT", "APART", "MAX_ELONGATION", "FaceRectangles", "HOST_REACH", "ROOM_BETWEEN", "drop_astride",
+           "face_rectangles"]

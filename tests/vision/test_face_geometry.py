@@ -129,3 +129,22 @@ def test_a_stretched_photos_boxes_are_left_alone():
     boxes, scores, axes, tiles = _row(0.0)
     squeezed = boxes * np.array([1.0, 10.0, 1.0, 10.0])
     assert drop_astride(squeezed, scores, axes).tolist() == list(range(len(boxes)))
+
+
+def test_a_tile_between_two_others_of_a_steep_group_is_kept_and_a_box_astride_two_still_goes():
+    """Real inputs of the rule (tests/data/face-geometry): a steep group of three whose middle tile the rule took
+    for a box astride its two neighbours (they lie two faces apart: ROOM_BETWEEN), and a box that does lie astride
+    two tiles (one face apart)."""
+    import json
+    from pathlib import Path
+
+    cases = json.loads((Path(__file__).parents[1] / "data" / "face-geometry" / "astride-cases.json").read_text())["cases"]
+    assert sorted(case["is"] for case in cases) == ["astride", "tile", "tile", "tile"]
+    for case in cases:
+        boxes, scores = np.array(case["boxes"]), np.array(case["scores"])
+        axes = np.array([np.nan if a is None else a for a in case["axes"]])
+        everything_else = [i for i in range(len(boxes)) if i != case["box"]]
+        kept = drop_astride(boxes, scores, axes).tolist()
+        assert kept == (everything_else if case["is"] == "astride" else list(range(len(boxes)))), case["photo"]
+        # without the room the rule dropped this box, and only it
+        assert drop_astride(boxes, scores, axes, room=float("inf")).tolist() == everything_else, case["photo"]

@@ -231,7 +231,7 @@ def test_the_bonus_reader_reads_a_real_season(detector):
 def test_a_real_row_turned_60_degrees_keeps_every_tile(detector):
     """Boxes astride two faces are dropped (vision.face_geometry), but not a real row's own tiles: in this photo the
     faces' rectangles come out too wide (a box holds the tile's sides too), and without NEIGHBOUR_GAP the middle
-    tile was taken for a box astride its two neighbours."""
+    tile was taken for a box astride its two neighbours (until stop 35; ROOM_BETWEEN now keeps it too)."""
     from vision.face_geometry import drop_astride
 
     photo = PHOTOS / "real-diagonal.jpg"
@@ -240,8 +240,11 @@ def test_a_real_row_turned_60_degrees_keeps_every_tile(detector):
         CLASS_NAMES[c] for c in _truth(photo, detections.width, detections.height)[1])
     _, _, boxes, scores, _, axes = detector.raw_with_axes(photo)
     assert len(drop_astride(boxes, scores, axes)) == len(boxes)
-    # whichever tile the detector is least sure of (the rule is greedy by score), the row keeps it; without
-    # NEIGHBOUR_GAP some tile of the row, least sure, would be taken for a box astride its neighbours
+    # whichever tile the detector is least sure of (the rule is greedy by score), the row keeps it, by either guard
+    # alone (NEIGHBOUR_GAP, ROOM_BETWEEN); without both some tile of the row, least sure, would be taken for a box
+    # astride its neighbours
     least_sure = [np.where(np.arange(len(scores)) == i, 0.0, scores) for i in range(len(scores))]
-    assert all(len(drop_astride(boxes, order, axes)) == len(boxes) for order in least_sure)
-    assert any(len(drop_astride(boxes, order, axes, neighbour=float("inf"))) < len(boxes) for order in least_sure)
+    for guards in ({}, {"neighbour": float("inf")}, {"room": float("inf")}):
+        assert all(len(drop_astride(boxes, order, axes, **guards)) == len(boxes) for order in least_sure), guards
+    assert any(len(drop_astride(boxes, order, axes, neighbour=float("inf"), room=float("inf"))) < len(boxes)
+               for order in least_sure)

@@ -58,9 +58,10 @@ two neighbours seemed to hold its centre (it was dropped; 1.25 and 1.4 read the 
 ROOM_BETWEEN = 1.2
 """... and leave no room for the box between them: their centres are less than this many times the box's own face
 apart, measured along the line through them. A box astride two neighbours lies on their shared edge, and they lie one
-face apart (measured: 0.78); a tile between two others has them two faces apart (the faces of a steep view come out
-too wide, so 1.33-1.74 on the five tiles of the held-out meld scenes that the rule dropped until stop 35: in a steep
-group of three, the two outer tiles' only other tile is each other, so ``NEIGHBOUR_GAP`` took them for neighbours)."""
+face apart (measured: 0.78); a tile between two others has them two faces apart (fewer in a steep view, whose faces
+come out too wide: 1.33-1.74 on the five middle tiles of steep groups of three that the rule dropped in the held-out
+meld scenes until stop 35, where the outer two's nearest other tile is each other, so ``NEIGHBOUR_GAP`` took them for
+neighbours; models/README.md, "Stop 35")."""
 APART = 0.7
 """Two faces lie side by side (not one on the other, as a kong's fourth tile lies on the claimed one) when
 neither's centre lies within this many of the other's half sides."""
@@ -133,8 +134,9 @@ def drop_astride(boxes: np.ndarray, scores: np.ndarray, axes: np.ndarray, *, rea
                  apart: float = APART, neighbour: float = NEIGHBOUR_GAP, room: float = ROOM_BETWEEN) -> np.ndarray:
     """Indices (ascending) of the boxes kept when every box astride two faces is dropped: best score first, a
     box is dropped when its centre lies on the faces of two boxes already kept (``reach``) that lie side by side
-    (``apart``) next to each other (``neighbour``) with no room for it between them (``room``). Only boxes with an axis (not NaN) can hold another; a box longer than ``MAX_ELONGATION`` times its
-    width neither holds nor is dropped."""
+    (``apart``) next to each other (``neighbour``) with no room for it between them (``room``). Only boxes with an
+    axis (not NaN) can hold another; a box longer than ``MAX_ELONGATION`` times its width neither holds nor is
+    dropped."""
     boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     count = len(boxes)
     if count < 3 or axes is None:
@@ -163,14 +165,17 @@ def _astride(faces: FaceRectangles, holders: np.ndarray, index: int, reach: floa
                     or faces.holds(np.array([first]), faces.centres[second], apart)[0]:
                 continue  # one on the other (a kong's fourth tile), not side by side
             # next to each other: no farther apart than either is from its own nearest other tile (a tile between
-            # them is twice as far); a face's box holds its tile's sides too, so the faces alone cannot say
+            # them is twice as far; a face's box holds its tile's sides too, so the faces alone cannot say), and with
+            # no room for this box between them (at the end of a group of three the outer two's nearest other tile
+            # is each other); a box without an axis has no known extent: the distances decide alone
             between = faces.centres[second] - faces.centres[first]
             gap = float(np.hypot(*between))
             others = holders[(holders != first) & (holders != second)]
             if not len(others):
                 continue
             nearest = min(float(np.hypot(*(faces.centres[others] - faces.centres[k]).T).min()) for k in (first, second))
-            if gap <= neighbour * nearest and not gap > room * faces.extents(index, between / max(gap, 1e-9)):
+            room_for_it = gap > room * faces.extents(index, between / max(gap, 1e-9))  # False for NaN
+            if gap <= neighbour * nearest and not room_for_it:
                 return True
     return False
 

@@ -1174,6 +1174,13 @@ until stop 22; at 0.07 seed 15's 000111 (far end 1.33, near end 1.25 in a steep 
 reading of seeds 10-16 (true boxes and the detector's) changes; 0.05 reads the same."""
 
 
+def _sized_spacings(places: list[_Place], row: list[int]) -> list[float]:
+    """Each centre spacing along a row divided by the two boxes' mean size (perspective and a wide lens scale both
+    alike)."""
+    return [abs(_offsets(places[a], places[c])[0]) / ((places[a].box_size + places[c].box_size) / 2)
+            for a, c in zip(row, row[1:])]
+
+
 def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
     """The end of a row (0 first, -1 last) whose tile is set apart by its centre spacing, or None.
 
@@ -1184,11 +1191,8 @@ def _spacing_apart(places: list[_Place], row: list[int]) -> int | None:
     short by a finger moves its centre: one spacing grows, the next shrinks; the median keeps neither)."""
     if len(row) < 5:
         return None
-    norm, raw = [], []
-    for a, c in zip(row, row[1:]):
-        pa, pc = places[a], places[c]
-        raw.append(abs(_offsets(pa, pc)[0]))
-        norm.append(raw[-1] / ((pa.box_size + pc.box_size) / 2))
+    raw = [abs(_offsets(places[a], places[c])[0]) for a, c in zip(row, row[1:])]
+    norm = _sized_spacings(places, row)
     flowers = [k for k, p in enumerate(places) if not p.is_back and p.det.code.is_bonus]
 
     def ratio(end: int) -> float:
@@ -1248,11 +1252,23 @@ def _extrapolated_spacing(places: list[_Place], row: list[int], end: int) -> flo
     return seq[-1] / max(expected, 1e-6)
 
 
+def _sized_end_spacing(places: list[_Place], row: list[int], end: int) -> float:
+    """The centre spacing at one end of a row (0 first, -1 last) per box size (``_sized_spacings``) over the median
+    of the four nearest inside it."""
+    sized = _sized_spacings(places, row)
+    seq = sized if end == -1 else sized[::-1]
+    inner = seq[:-1][::-1][:4]
+    return seq[-1] / max(float(np.median(inner)), 1e-6) if inner else 1.0
+
+
 def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple[int, int]]
                     ) -> tuple[int, int] | None:
     """Of two lone tiles, one at each end of the row, the one set apart by its centre spacing against the
-    row's own spacings extrapolated to its end (``WIN_SPACING``, and ``WIN_SPACING_MARGIN`` above the other
-    end's; a tile whose box is cut short says nothing), or None."""
+    row's own spacings extrapolated to its end, and per box size against the nearest inside the row
+    (``WIN_SPACING``, and ``WIN_SPACING_MARGIN`` above the other end's; a tile whose box is cut short says
+    nothing), or None. Both must say so: in a close-up the near end's box also takes in the tile's side, and
+    grows faster than the pitch (stop 35: seed 21's 000138, whose near end's spacing was 1.45 times the
+    extrapolated one, its winning tile's 1.39; per box size 1.21 and 1.45)."""
     if len(row) < 4:
         return None
     ratios = []
@@ -1260,7 +1276,8 @@ def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple
         full = sorted(row + [k], key=lambda i: places[i].u)
         near = full[-2] if side > 0 else full[1]
         cut = places[k].box_size < CUT_BOX * places[near].box_size
-        ratios.append(1.0 if cut else _extrapolated_spacing(places, full, -1 if side > 0 else 0))
+        end = -1 if side > 0 else 0
+        ratios.append(1.0 if cut else min(_extrapolated_spacing(places, full, end), _sized_end_spacing(places, full, end)))
     for mine, other, cand in ((ratios[0], ratios[1], candidates[0]), (ratios[1], ratios[0], candidates[1])):
         if WIN_SPACING <= mine < 3.0 and mine - other >= WIN_SPACING_MARGIN:
             return cand

@@ -1277,7 +1277,8 @@ def _end_by_spacing(places: list[_Place], row: list[int], candidates: list[tuple
         near = full[-2] if side > 0 else full[1]
         cut = places[k].box_size < CUT_BOX * places[near].box_size
         end = -1 if side > 0 else 0
-        ratios.append(1.0 if cut else min(_extrapolated_spacing(places, full, end), _sized_end_spacing(places, full, end)))
+        ratios.append(1.0 if cut else min(_extrapolated_spacing(places, full, end),
+                                          _sized_end_spacing(places, full, end)))
     for mine, other, cand in ((ratios[0], ratios[1], candidates[0]), (ratios[1], ratios[0], candidates[1])):
         if WIN_SPACING <= mine < 3.0 and mine - other >= WIN_SPACING_MARGIN:
             return cand

@@ -174,8 +174,8 @@ def _astride(faces: FaceRectangles, holders: np.ndarray, index: int, reach: floa
             if not len(others):
                 continue
             nearest = min(float(np.hypot(*(faces.centres[others] - faces.centres[k]).T).min()) for k in (first, second))
-            room_for_it = gap > room * faces.extents(index, between / max(gap, 1e-9))  # False for NaN
-            if gap <= neighbour * nearest and not room_for_it:
+            if gap <= neighbour * nearest \
+                    and not gap > room * faces.extents(index, between / max(gap, 1e-9)):  # NaN: no room known
                 return True
     return False
 

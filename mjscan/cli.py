@@ -898,6 +898,11 @@ def _add_grouping(commands: Any) -> None:
                                "(vision.detector.mark_sideways) gives them, instead of the true flags")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model for --detector")
     evaluate.add_argument("--each-alone", action="store_true", help="with --detector: " + EACH_ALONE_HELP)
+    evaluate.add_argument("--cache", metavar="FILE",
+                          help="with --detector: keep the detector's answers for these photos in FILE (JSON), and "
+                               "read them from it the next time, so that a change to the grouping is measured in "
+                               "seconds; a FILE made by other models or options is started afresh "
+                               "(vision.reading_cache)")
     evaluate.add_argument("--box-noise", type=float, default=0.0, metavar="F",
                           help="with --sideways-rule: also read the true boxes moved at random by F of their size "
                                "(e.g. 0.02), with the detector's sideways rule, to mimic a detector's imprecision")
@@ -1070,12 +1075,17 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_grouping(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from vision.grouping import group
     from vision.layout_eval import evaluate_folder, without_alternatives
     from vision.photo_reading import read_photo
 
     if not os.path.isdir(os.path.join(args.data, "sidecars")):
         _err(f"'{args.data}' has no sidecars/ folder: render one with 'mjscan synth --kinds guide ...'.")
+        return EXIT_INVALID
+    if args.cache and not args.detector:
+        _err("--cache keeps the detector's answers: it goes with --detector.")
         return EXIT_INVALID
     reports = {}
     try:
@@ -1091,26 +1101,47 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             if model is None:
                 return EXIT_INVALID
             detector = _load_detector(model, None, each_alone=args.each_alone)
+            cache = None
+            if args.cache:
+                from vision.reading_cache import ReadingCache, detector_fingerprint
+
+                cache = ReadingCache.open(args.cache, detector_fingerprint(detector))
+                if cache.stale:
+                    print(f"'{args.cache}' held another detector's answers (other models or options): "
+                          "started afresh.", file=sys.stderr)
             found: dict[str, Any] = {}  # each photo detected once, read both ways
             completed: dict[str, Any] = {}
 
             def detect(path):
                 if str(path) not in found:
-                    found[str(path)] = detector.detect(path)
+                    found[str(path)] = detector.detect(path) if cache is None else \
+                        cache.detections(Path(path).name, lambda: detector.detect(path))
                 return found[str(path)]
+
+            class Unsure:
+                """The detector, its boxes under the threshold read from the cache where it has them."""
+
+                def unsure_boxes(self, photo, reported):
+                    return cache.unsure(Path(photo).name, lambda: detector.unsure_boxes(photo, reported))
 
             def read(path):
                 # as `mjscan read` reads a photo (vision.photo_reading.read_photo): where the hand lacks a tile, with
                 # a box under the threshold added; grouping the detections it answers gives its hand
                 if str(path) not in completed:
-                    completed[str(path)] = read_photo(detector, path, detect(path))[0]
+                    completed[str(path)] = read_photo(detector if cache is None else Unsure(), path, detect(path))[0]
                 return completed[str(path)]
 
-            reports["detector"] = evaluate_folder(args.data, group, detect=read, limit=args.limit)
-            # the detector's first readings only (its reported tiles, no alternatives: no tile read again, none
-            # added): what vision.repair and vision.photo_reading add is the difference between the two reports
-            reports["detector_first_readings"] = evaluate_folder(
-                args.data, group, detect=lambda path: without_alternatives(detect(path)), limit=args.limit)
+            try:
+                reports["detector"] = evaluate_folder(args.data, group, detect=read, limit=args.limit)
+                # the detector's first readings only (its reported tiles, no alternatives: no tile read again, none
+                # added): what vision.repair and vision.photo_reading add is the difference between the two reports
+                reports["detector_first_readings"] = evaluate_folder(
+                    args.data, group, detect=lambda path: without_alternatives(detect(path)), limit=args.limit)
+            finally:  # what was read is kept, even from a run cut short
+                if cache is not None:
+                    cache.save()
+                    print(f"'{args.cache}': {cache.hits} answers read from it, {cache.misses} from the detector.",
+                          file=sys.stderr)
     except InputError as error:
         _err(error.message)
         return EXIT_INVALID

@@ -1030,6 +1030,38 @@ def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, ca
     assert sharing == [True, False]
 
 
+def test_eval_grouping_with_a_cache_runs_the_detector_once_and_reports_the_same(rendered, capsys, monkeypatch,
+                                                                                tmp_path):
+    """``--cache FILE``: the first run keeps the detector's answers, the second reads them from the file without
+    running the detector, and both report what a run without the cache reports. Without --detector it is refused."""
+    pytest.importorskip("onnxruntime")
+    from mjscan import cli
+    from vision.detector import Detector
+
+    if not (Path(__file__).resolve().parents[2] / "models" / "detector.onnx").is_file():
+        pytest.skip("no shipped model")
+    calls = []
+    original = Detector.detect
+    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: calls.append(path) or original(self, path, *a))
+    cache = tmp_path / "answers.json"
+    command = ["eval-grouping", str(rendered), "--detector", "--limit", "2", "--json"]
+    assert cli.main(command) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert cli.main(command + ["--cache", str(cache)]) == 0
+    first = capsys.readouterr()
+    assert len(calls) == 4 and "0 answers read from it" in first.err and cache.is_file()
+    assert cli.main(command + ["--cache", str(cache)]) == 0
+    second = capsys.readouterr()
+    assert len(calls) == 4  # the detector did not run again
+    assert "answers read from it, 0 from the detector" in second.err
+    assert json.loads(first.out) == json.loads(second.out) == plain
+    assert cli.main(["eval-grouping", str(rendered), "--cache", str(cache)]) == 2
+    assert "--detector" in capsys.readouterr().err
+    cache.write_text("{}")
+    assert cli.main(command + ["--cache", str(cache)]) == 2
+    assert "no reading cache" in capsys.readouterr().err and cache.read_text() == "{}"
+
+
 def _slid_onto_neighbour(detections: Detections, code: str, onto: str, share: float, confidence: float) -> Detections:
     """The box of ``code`` slid along the row by ``share`` of its width onto ``onto``'s (a row seen steeply, where
     neighbours' boxes overlap by half), at ``confidence``."""

@@ -1,9 +1,9 @@
 """A file of the detector's answers for a folder of photos, so that the grouping can be measured again in seconds.
 
 ``mjscan eval-grouping DIR --detector`` spends nearly all its time in the detector (about 1 s a photo on two
-cores, 3-7 minutes a set of 200), while a change to the grouping needs only the detector's answers: each photo's
-detections, and, where the hand as read lacks a tile, the boxes under the threshold (``Detector.unsure_boxes``,
-rule 13 in ``vision.photo_reading``). ``--cache FILE`` keeps both. The first run fills it; a later run reads each
+cores, 1-3 minutes a set of 200), while a change to the grouping needs only the detector's answers: each photo's
+detections, and the boxes under the threshold (``Detector.unsure_boxes``, asked for where the hand as read lacks a
+tile or may lack a flower: rule 13 in ``vision.photo_reading``). ``--cache FILE`` keeps both. The first run fills it; a later run reads each
 photo's answers from it and runs the detector only for what is missing (a photo not read yet, or unsure boxes that
 an earlier grouping never asked for), so the figures are exactly those a run without the cache gives.
 

@@ -1004,11 +1004,9 @@ def test_a_kongs_fourth_tile_pushed_off_a_sideways_tile_lying_on_the_line(angle)
     assert notation(reading) == norm("123m 456p 789s 9p [22'22s] +9p")
 
 
-def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, capsys, monkeypatch):
-    """``--detector``: the detector runs once a photo, and its detections are read twice: as they are, and with
-    their first readings only (what re-reading unsure tiles adds is the difference)."""
+def _counted_detections(monkeypatch) -> list:
+    """The photos the shipped detector is asked to detect from now on (skips without onnxruntime or the model)."""
     pytest.importorskip("onnxruntime")
-    from mjscan import cli
     from vision.detector import Detector
 
     if not (Path(__file__).resolve().parents[2] / "models" / "detector.onnx").is_file():
@@ -1016,6 +1014,17 @@ def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, ca
     calls = []
     original = Detector.detect
     monkeypatch.setattr(Detector, "detect", lambda self, path, *a: calls.append(path) or original(self, path, *a))
+    return calls
+
+
+def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, capsys, monkeypatch):
+    """``--detector``: the detector runs once a photo, and its detections are read twice: as they are, and with
+    their first readings only (what re-reading unsure tiles adds is the difference)."""
+    from mjscan import cli
+    from vision.detector import Detector
+
+    original = Detector.detect
+    calls = _counted_detections(monkeypatch)
     assert cli.main(["eval-grouping", str(rendered), "--detector", "--limit", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"true_boxes", "detector", "detector_first_readings"}
@@ -1034,15 +1043,9 @@ def test_eval_grouping_with_a_cache_runs_the_detector_once_and_reports_the_same(
                                                                                 tmp_path):
     """``--cache FILE``: the first run keeps the detector's answers, the second reads them from the file without
     running the detector, and both report what a run without the cache reports. Without --detector it is refused."""
-    pytest.importorskip("onnxruntime")
     from mjscan import cli
-    from vision.detector import Detector
 
-    if not (Path(__file__).resolve().parents[2] / "models" / "detector.onnx").is_file():
-        pytest.skip("no shipped model")
-    calls = []
-    original = Detector.detect
-    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: calls.append(path) or original(self, path, *a))
+    calls = _counted_detections(monkeypatch)
     cache = tmp_path / "answers.json"
     command = ["eval-grouping", str(rendered), "--detector", "--limit", "2", "--json"]
     assert cli.main(command) == 0

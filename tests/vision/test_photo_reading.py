@@ -1,5 +1,5 @@
 """vision.photo_reading: a box under the detector's threshold completes a hand that lacks a tile, only when exactly
-one clean winning hand comes of it; read_photo asks the detector for such boxes only then."""
+one clean winning hand comes of it; one read as a flower the hand lacks is taken as that flower."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scorer.tiles import Tile
 from tests.vision.test_grouping import scene
 from vision.detections import Detection, Detections
 from vision.grouping import group
-from vision.photo_reading import complete_with, lacks_a_tile, read_photo
+from vision.photo_reading import FLOWER_FLOOR, complete_with, lacks_a_tile, read_photo, with_unsure_flowers
 
 ROTATIONS = [0, 37, 90, 180]
 
@@ -96,11 +96,16 @@ class _Detector:
         return self.faint
 
 
-def test_read_photo_asks_for_faint_boxes_only_when_the_hand_lacks_a_tile():
+def test_read_photo_asks_for_faint_boxes_once_and_takes_them_only_where_the_hand_lacks_a_tile():
+    """Since stop 36 the faint boxes are asked for every photo that makes a hand (a flower may lie among them,
+    ``with_unsure_flowers``); a tile of the hand is still only taken where the hand lacks one."""
     whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
     sure = _Detector(whole, ())
     detections, reading = read_photo(sure, "photo.jpg")
-    assert detections is whole and reading.hand == group(whole).hand and sure.asked == 0
+    assert detections is whole and reading.hand == group(whole).hand and sure.asked == 1
+    stray = Detection(Tile.parse("9m"), (5, 5, 35, 45), 0.2)  # a faint box of no use: the hand lacks nothing
+    detections, reading = read_photo(_Detector(whole, (stray,)), "photo.jpg")
+    assert detections is whole and reading.hand == group(whole).hand
     short, faint = _without(whole, "1z")
     unsure = _Detector(short, (faint,))
     detections, reading = read_photo(unsure, "photo.jpg")
@@ -108,3 +113,57 @@ def test_read_photo_asks_for_faint_boxes_only_when_the_hand_lacks_a_tile():
     nothing = _Detector(short, ())
     detections, reading = read_photo(nothing, "photo.jpg")
     assert detections is short and reading.hand == group(short).hand and reading.questions
+
+
+# --------------------------------------------------------------------------------------------------
+# A flower under the threshold (stop 36)
+
+FLOWERED = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z || 1f 2f 3f"
+
+
+def test_a_faint_flower_the_hand_lacks_is_taken_and_said_so():
+    whole = scene([(0, FLOWERED)])
+    short, faint = _without(whole, "3f")
+    faint = replace(faint, confidence=0.22, alternatives=((Tile.parse("7f"), 0.05),))
+    reading = group(short)
+    assert not lacks_a_tile(reading) and [t.code for t in reading.hand.flowers] == ["1f", "2f"]
+    detections, flowered = with_unsure_flowers(short, reading, (faint,))
+    assert sorted(t.code for t in flowered.hand.flowers) == ["1f", "2f", "3f"] and flowered.questions == ()
+    assert replace(flowered.hand, flowers=()) == replace(reading.hand, flowers=())
+    assert detections.tiles[-1] == faint and group(detections).hand == flowered.hand  # the page regroups them
+    assert any("under the detector's threshold" in note and "confidence 0.22" in note for note in flowered.notes)
+    # read_photo does it too
+    assert read_photo(_Detector(short, (faint,)), "photo.jpg")[1].hand == flowered.hand
+
+
+def test_a_faint_flower_unsure_against_another_the_hand_lacks_is_asked_about():
+    short, faint = _without(scene([(0, FLOWERED)]), "3f")
+    faint = replace(faint, confidence=0.2, alternatives=((Tile.parse("4f"), 0.15),))
+    _, flowered = with_unsure_flowers(short, group(short), (faint,))
+    assert [q.id.startswith("flower-reading-") for q in flowered.questions] == [True]
+    assert "4f" in [c.label for c in flowered.questions[0].choices]
+
+
+@pytest.mark.parametrize("change", ["too faint", "already held", "not a flower", "face down"])
+def test_a_faint_box_that_is_no_flower_the_hand_lacks_is_left_out(change):
+    short, faint = _without(scene([(0, FLOWERED)]), "3f")
+    faint = {"too faint": replace(faint, confidence=FLOWER_FLOOR - 0.01),
+             "already held": replace(faint, code=Tile.parse("2f"), confidence=0.3),
+             "not a flower": replace(faint, code=Tile.parse("9m"), confidence=0.3),
+             "face down": replace(faint, code="back", confidence=0.3)}[change]
+    assert with_unsure_flowers(short, group(short), (faint,)) is None
+
+
+def test_of_two_faint_boxes_read_as_one_flower_the_likelier_is_taken():
+    short, faint = _without(scene([(0, FLOWERED)]), "3f")
+    x1, y1, x2, y2 = faint.box
+    elsewhere = replace(faint, box=(x1, y1 + 600, x2, y2 + 600), confidence=0.19)
+    detections, flowered = with_unsure_flowers(short, group(short), (elsewhere, replace(faint, confidence=0.3)))
+    assert len(detections.tiles) == len(short.tiles) + 1 and detections.tiles[-1].confidence == 0.3
+
+
+def test_no_flower_is_added_to_a_photo_that_makes_no_hand():
+    short, faint = _without(scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s | 1z || 1f 2f 3f")]), "3f")
+    reading = group(short)
+    assert reading.hand is None
+    assert with_unsure_flowers(short, reading, (replace(faint, confidence=0.3),)) is None

@@ -1075,8 +1075,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_grouping(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from vision.grouping import group
     from vision.layout_eval import evaluate_folder, without_alternatives
     from vision.photo_reading import read_photo
@@ -1103,7 +1101,7 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             detector = _load_detector(model, None, each_alone=args.each_alone)
             cache = None
             if args.cache:
-                from vision.reading_cache import ReadingCache, detector_fingerprint
+                from vision.reading_cache import ReadingCache, detector_fingerprint, photo_key
 
                 cache = ReadingCache.open(args.cache, detector_fingerprint(detector))
                 if cache.stale:
@@ -1115,14 +1113,14 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             def detect(path):
                 if str(path) not in found:
                     found[str(path)] = detector.detect(path) if cache is None else \
-                        cache.detections(Path(path).name, lambda: detector.detect(path))
+                        cache.detections(photo_key(path), lambda: detector.detect(path))
                 return found[str(path)]
 
             class Unsure:
                 """The detector, its boxes under the threshold read from the cache where it has them."""
 
                 def unsure_boxes(self, photo, reported):
-                    return cache.unsure(Path(photo).name, lambda: detector.unsure_boxes(photo, reported))
+                    return cache.unsure(photo_key(photo), lambda: detector.unsure_boxes(photo, reported))
 
             def read(path):
                 # as `mjscan read` reads a photo (vision.photo_reading.read_photo): where the hand lacks a tile, with

@@ -9,9 +9,10 @@ an earlier grouping never asked for), so the figures are exactly those a run wit
 
 The file is JSON: the spec's detection objects (``Detections.to_dict``) with the boxes and confidences at full
 precision (the grouping has thresholds, and a box rounded to 0.01 px can fall on the other side of one), keyed by
-the photo's file name, and the ``fingerprint`` of the detector that made them (each model file's SHA-256 and the
-options that change its answers). A cache made by other models or options is not used: it is started afresh, and
-the command says so.
+the photo's file name and the SHA-256 of its bytes (``photo_key``: rendered sets all name their photos 000000.jpg
+on, so a file name alone would let one set's answers stand for another's), and the ``fingerprint`` of the detector
+that made them (each model file's SHA-256 and the options that change its answers). A cache made by other models or
+options is not used: it is started afresh, and the command says so.
 
 >>> import json, os, tempfile
 >>> from vision.detections import Detection, Detections
@@ -53,6 +54,11 @@ def file_digest(path: str | os.PathLike[str]) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def photo_key(path: str | os.PathLike[str]) -> str:
+    """A photo's key in the cache: its file name and the SHA-256 of its bytes."""
+    return f"{Path(path).name} {file_digest(path)}"
 
 
 def detector_fingerprint(detector: Any) -> dict[str, Any]:

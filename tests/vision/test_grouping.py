@@ -8,6 +8,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -1058,6 +1059,19 @@ def test_eval_grouping_with_a_cache_runs_the_detector_once_and_reports_the_same(
     assert len(calls) == 4  # the detector did not run again
     assert "answers read from it, 0 from the detector" in second.err
     assert json.loads(first.out) == json.loads(second.out) == plain
+    # another folder whose photos bear the same names but are other photos: the cache answers none of them
+    other = tmp_path / "other"
+    shutil.copytree(rendered, other)
+    first_photo, second_photo = sorted((other / "images").iterdir())[:2]
+    swapped = first_photo.read_bytes()
+    first_photo.write_bytes(second_photo.read_bytes())
+    second_photo.write_bytes(swapped)
+    other_command = ["eval-grouping", str(other), "--detector", "--limit", "2", "--json"]
+    assert cli.main(other_command + ["--cache", str(cache)]) == 0
+    swapped_out = capsys.readouterr()
+    assert len(calls) == 6 and "0 answers read from it" in swapped_out.err
+    assert cli.main(other_command) == 0
+    assert json.loads(swapped_out.out) == json.loads(capsys.readouterr().out)
     assert cli.main(["eval-grouping", str(rendered), "--cache", str(cache)]) == 2
     assert "--detector" in capsys.readouterr().err
     cache.write_text("{}")

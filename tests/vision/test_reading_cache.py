@@ -9,7 +9,7 @@ import pytest
 from scorer.tiles import Tile
 from vision.classes import BACK
 from vision.detections import Detection, Detections
-from vision.reading_cache import FORMAT, ReadingCache, ReadingCacheError, detector_fingerprint, file_digest
+from vision.reading_cache import FORMAT, ReadingCache, ReadingCacheError, detector_fingerprint, file_digest, photo_key
 
 FOUND = Detections(1280, 960, (
     Detection(Tile.parse("5p"), (101.123456789, 220.987654321, 160.5, 301.25), 0.812345678901, True,
@@ -107,3 +107,15 @@ def test_the_fingerprint_names_each_model_by_its_content(tmp_path):
                      "confidence": 0.25, "share_readings": True}
     files["classifier"].write_bytes(b"retrained")
     assert detector_fingerprint(detector)["classifier"] != first["classifier"]
+
+
+def test_a_photo_is_known_by_its_name_and_its_bytes(tmp_path):
+    """Rendered sets all name their photos 000000.jpg on: one set's answers must not stand for another's."""
+    one, two = tmp_path / "a", tmp_path / "b"
+    one.mkdir(), two.mkdir()
+    (one / "000000.jpg").write_bytes(b"a photo")
+    (two / "000000.jpg").write_bytes(b"another photo")
+    (two / "000001.jpg").write_bytes(b"a photo")
+    assert photo_key(one / "000000.jpg") != photo_key(two / "000000.jpg")
+    assert photo_key(one / "000000.jpg") != photo_key(two / "000001.jpg")  # the same bytes under another name
+    assert photo_key(one / "000000.jpg") == photo_key(str(one / "000000.jpg")) == f"000000.jpg {file_digest(one / '000000.jpg')}"

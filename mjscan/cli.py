@@ -1075,6 +1075,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_grouping(args: argparse.Namespace) -> int:
+    import functools
+
     from vision.grouping import group
     from vision.layout_eval import evaluate_folder, without_alternatives
     from vision.photo_reading import read_photo
@@ -1104,6 +1106,7 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
                 from vision.reading_cache import ReadingCache, detector_fingerprint, photo_key
 
                 cache = ReadingCache.open(args.cache, detector_fingerprint(detector))
+                keyed = functools.lru_cache(maxsize=None)(photo_key)  # each photo hashed once, asked for twice
                 if cache.stale:
                     print(f"'{args.cache}' held another detector's answers (other models or options): "
                           "started afresh.", file=sys.stderr)
@@ -1113,14 +1116,14 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             def detect(path):
                 if str(path) not in found:
                     found[str(path)] = detector.detect(path) if cache is None else \
-                        cache.detections(photo_key(path), lambda: detector.detect(path))
+                        cache.detections(keyed(path), lambda: detector.detect(path))
                 return found[str(path)]
 
             class Unsure:
                 """The detector, its boxes under the threshold read from the cache where it has them."""
 
                 def unsure_boxes(self, photo, reported):
-                    return cache.unsure(photo_key(photo), lambda: detector.unsure_boxes(photo, reported))
+                    return cache.unsure(keyed(photo), lambda: detector.unsure_boxes(photo, reported))
 
             def read(path):
                 # as `mjscan read` reads a photo (vision.photo_reading.read_photo): where the hand lacks a tile, with

@@ -16,7 +16,6 @@ The boxes of one folder depend on the localiser, so they are cached beside the f
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -27,14 +26,12 @@ from typing import Any
 import numpy as np
 
 from vision.boxes import iou_matrix
+from vision.reading_cache import file_digest
+
 
 def model_digest(path: str | os.PathLike[str]) -> str:
     """The first 12 hex digits of the file's SHA-256: the cache key of the boxes a model finds."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:12]
+    return file_digest(path)[:12]
 
 
 def false_boxes(found: np.ndarray, scores: np.ndarray, labelled: np.ndarray, *, max_iou: float = 0.3

@@ -96,7 +96,7 @@ FLOWER_QUESTION = "flower-"
 
 
 def _without_flowers(hand: Any) -> Any:
-    return None if hand is None else replace(hand, flowers=())
+    return replace(hand, flowers=())
 
 
 def with_unsure_flowers(detections: Detections, reading: Reading, candidates: Sequence[Detection]

@@ -5,7 +5,8 @@
 
 Boxes are in the original photo's pixels after EXIF orientation is applied. A tile may also carry
 ``"alternatives": [{"code": "2m", "confidence": 0.02}]``, the classifier's next likeliest readings (an
-extension of the spec's format; readers that do not know it can ignore it). ``from_dict`` validates
+extension of the spec's format; readers that do not know it can ignore it), and ``"axis": 87.5``, the angle its
+face's print runs at in the photo (degrees, counter-clockwise from the x axis; since stop 37). ``from_dict`` validates
 (it raises ``ValueError`` with a message naming the bad field); ``to_dict`` writes plain JSON types.
 
 >>> d = Detections(640, 480, (Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.9),))
@@ -38,6 +39,10 @@ class Detection:
     # same scale as ``confidence`` (the localiser's score times the classifier's probability); the grouping
     # tries them when the tiles as read make no winning hand (vision/repair.py)
     alternatives: tuple[tuple[TileClass, float], ...] = ()
+    # the axis its face's print runs at in the photo (vision.orientation: degrees in 0..180, counter-clockwise from
+    # the photo's x axis, 90 for a face standing upright), or None where no reader is sure of it; the grouping
+    # weighs it where a meld's flags leave its sideways tile unsettled
+    axis: float | None = None
 
     def __post_init__(self) -> None:
         if not (isinstance(self.code, Tile) or self.code == BACK):
@@ -72,6 +77,14 @@ class Detection:
                                  f"not {chance!r}")
             alternatives.append((code, chance))
         object.__setattr__(self, "alternatives", tuple(alternatives))
+        if self.axis is not None:
+            try:
+                axis = float(self.axis)
+            except (TypeError, ValueError):
+                raise ValueError(f"a face's axis must be a number of degrees, not {self.axis!r}") from None
+            if not math.isfinite(axis):
+                raise ValueError(f"a face's axis must be a finite number of degrees, not {self.axis!r}")
+            object.__setattr__(self, "axis", axis % 180.0)
 
     @property
     def code_str(self) -> str:
@@ -105,6 +118,8 @@ class Detection:
         if self.alternatives:
             data["alternatives"] = [{"code": class_code(code), "confidence": round(chance, 4)}
                                     for code, chance in self.alternatives]
+        if self.axis is not None:
+            data["axis"] = round(self.axis, 1)
         return data
 
     @classmethod
@@ -131,8 +146,11 @@ class Detection:
                 isinstance(a, Mapping) and isinstance(a.get("code"), str) and isinstance(a.get("confidence"), (int, float))
                 and not isinstance(a.get("confidence"), bool) for a in alternatives):
             raise ValueError("a tile's alternatives must be a list of {\"code\": ..., \"confidence\": ...} objects")
+        axis = data.get("axis")
+        if axis is not None and (not isinstance(axis, (int, float)) or isinstance(axis, bool)):
+            raise ValueError(f"a tile's axis must be a number of degrees, not {axis!r}")
         return cls(parse_class(data["code"]), tuple(box), confidence, sideways,  # type: ignore[arg-type]
-                   tuple((parse_class(a["code"]), a["confidence"]) for a in alternatives))
+                   tuple((parse_class(a["code"]), a["confidence"]) for a in alternatives), axis)
 
 
 @dataclass(frozen=True, slots=True)

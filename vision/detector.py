@@ -881,6 +881,8 @@ def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray
     made.sort(key=lambda pair: -pair[0].confidence)
     tiles = [tile for tile, _ in made]
     kept_axes = None if axes is None else np.asarray(axes, dtype=np.float64)[[k for _, k in made]]
+    if kept_axes is not None:  # each face's axis travels with it, where the reader was sure of one
+        tiles = [replace(tile, axis=float(a)) if np.isfinite(a) else tile for tile, a in zip(tiles, kept_axes)]
     return Detections(width, height, mark_sideways(tiles, axes=kept_axes))
 
 

@@ -41,6 +41,9 @@ from typing import Any, Callable, Mapping
 from vision.detections import Detection, Detections
 
 FORMAT = "mjscan-reading-cache/1"
+ANSWERS = 2
+"""What a detection in the file carries, part of the fingerprint: 2 since stop 37, when each face's axis was added
+(a file of stop 36 lacks them, and the grouping reads them, so it is started afresh)."""
 
 
 class ReadingCacheError(ValueError):
@@ -70,17 +73,19 @@ def detector_fingerprint(detector: Any) -> dict[str, Any]:
         if reader is not None:
             models[name] = reader.model_path
     return {**{name: file_digest(path) for name, path in models.items()},
-            "confidence": detector.confidence, "share_readings": detector.share_readings}
+            "confidence": detector.confidence, "share_readings": detector.share_readings, "answers": ANSWERS}
 
 
 def _exact(tile: Detection) -> dict[str, Any]:
-    """A detection as the spec writes it, but with its box and confidences unrounded."""
+    """A detection as the spec writes it, but with its box, confidences and axis unrounded."""
     data = tile.to_dict()
     data["box"] = list(tile.box)
     data["confidence"] = tile.confidence
     if tile.alternatives:
         data["alternatives"] = [{"code": entry["code"], "confidence": chance}
                                 for entry, (_, chance) in zip(data["alternatives"], tile.alternatives)]
+    if tile.axis is not None:
+        data["axis"] = tile.axis
     return data
 
 

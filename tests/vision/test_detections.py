@@ -109,3 +109,18 @@ def test_alternative_readings_are_validated_and_round_trip():
             Detection(three_m, (10, 20, 50, 80), 0.8, alternatives=bad)
     with pytest.raises(ValueError, match="alternatives must be a list"):
         Detection.from_dict({**data, "alternatives": [{"code": "2m"}]})
+
+
+def test_a_faces_axis_is_validated_and_round_trips():
+    tile = Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.8, axis=92.5)
+    data = tile.to_dict()
+    assert data["axis"] == 92.5 and Detection.from_dict(data) == tile
+    assert "axis" not in Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.8).to_dict()  # unknown: the spec's fields only
+    assert Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.8, axis=-10).axis == 170.0  # an axis has no sign
+    assert Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.8, axis=180).axis == 0.0
+    for bad in (float("nan"), float("inf"), "up"):
+        with pytest.raises(ValueError, match="axis"):
+            Detection(Tile.parse("3m"), (10, 20, 50, 80), 0.8, axis=bad)
+    for bad in ("90", True, [90]):
+        with pytest.raises(ValueError, match="axis"):
+            Detection.from_dict({**data, "axis": bad})

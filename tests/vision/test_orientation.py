@@ -177,6 +177,9 @@ def test_each_detection_keeps_its_own_boxs_axis_when_the_detections_are_sorted_a
     found = to_detections(400, 100, boxes, scores, np.zeros(6, dtype=np.int64), axes=axes)
     assert len(found) == 5
     assert {t.box[0]: t.sideways for t in found.tiles} == {0: False, 50: False, 100: True, 150: False, 200: False}
+    assert {t.box[0]: t.axis for t in found.tiles} == {0: 45.0, 50: 47.0, 100: 135.0, 150: 44.0, 200: 46.0}
+    unsure = to_detections(400, 100, boxes[:2], scores[:2], np.zeros(2, dtype=np.int64), axes=np.array([np.nan, 91.0]))
+    assert {t.box[0]: t.axis for t in unsure.tiles} == {0: None, 50: 91.0}  # no axis the reader is unsure of
 
 
 def test_a_missing_or_foreign_model_is_refused_with_a_message(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 from scorer.tiles import Tile
 from vision.classes import BACK
 from vision.detections import Detection, Detections
-from vision.reading_cache import FORMAT, ReadingCache, ReadingCacheError, detector_fingerprint, file_digest, photo_key
+from vision.reading_cache import ANSWERS, FORMAT, ReadingCache, ReadingCacheError, detector_fingerprint, file_digest, photo_key
 
 FOUND = Detections(1280, 960, (
     Detection(Tile.parse("5p"), (101.123456789, 220.987654321, 160.5, 301.25), 0.812345678901, True,
@@ -104,7 +104,7 @@ def test_the_fingerprint_names_each_model_by_its_content(tmp_path):
     detector.classifier, detector.bonus_reader, detector.axis_reader = Reader(files["classifier"]), None, None
     first = detector_fingerprint(detector)
     assert first == {"detector": file_digest(files["detector"]), "classifier": file_digest(files["classifier"]),
-                     "confidence": 0.25, "share_readings": True}
+                     "confidence": 0.25, "share_readings": True, "answers": ANSWERS}
     files["classifier"].write_bytes(b"retrained")
     assert detector_fingerprint(detector)["classifier"] != first["classifier"]
 

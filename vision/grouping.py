@@ -829,7 +829,11 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 # or one the centre spacing also points at (in steep views near READABLE_DEGREES the boxes
                 # of a meld's tiles all look alike, and the likeliest box is a toss-up)
                 agree = len(flagged) == 1 and _by_spacing(places, g, row_pitch, SPACING_RATIO) == flagged
-                chosen = flagged if flagged == {best} or agree else set()
+                # or a lone flag its face's axis gives (``_flags_from_axes``; stop 37: a pung lying flat beside a row
+                # seen at 49 degrees of tilt, its boxes squashed across the row, seed 19's 000060)
+                by_axis = len(flagged) == 1 and all(
+                    (off := _axis_off_row(places[k])) is not None and off < AXIS_FLAG for k in flagged)
+                chosen = flagged if flagged == {best} or agree or by_axis else set()
                 basis = "flag" if chosen else ""
             if chosen == set():  # no sideways tile shows in the boxes or the flags: the faces' axes may show one
                 marked = _by_axis(places, g)

@@ -41,7 +41,7 @@ class Detection:
     alternatives: tuple[tuple[TileClass, float], ...] = ()
     # the axis its face's print runs at in the photo (vision.orientation: degrees in 0..180, counter-clockwise from
     # the photo's x axis, 90 for a face standing upright), or None where no reader is sure of it; the grouping
-    # weighs it where a meld's flags leave its sideways tile unsettled
+    # measures it against the tile's own row (vision/grouping.py, rule 5: the sideways flags it reads)
     axis: float | None = None
 
     def __post_init__(self) -> None:

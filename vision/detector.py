@@ -877,12 +877,13 @@ def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray
         confidence = min(max(float(score), 0.0), 1.0)
         others = () if alternatives is None else tuple(
             (class_from_id(int(c)), min(float(p), confidence)) for c, p in alternatives[k].tolist() if c >= 0)
-        made.append((Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others), k))
+        # each face's axis travels with it, where the reader was sure of one
+        axis = float(axes[k]) if axes is not None and np.isfinite(axes[k]) else None
+        made.append((Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others,
+                               axis=axis), k))
     made.sort(key=lambda pair: -pair[0].confidence)
     tiles = [tile for tile, _ in made]
     kept_axes = None if axes is None else np.asarray(axes, dtype=np.float64)[[k for _, k in made]]
-    if kept_axes is not None:  # each face's axis travels with it, where the reader was sure of one
-        tiles = [replace(tile, axis=float(a)) if np.isfinite(a) else tile for tile, a in zip(tiles, kept_axes)]
     return Detections(width, height, mark_sideways(tiles, axes=kept_axes))
 
 

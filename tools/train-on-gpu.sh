@@ -57,7 +57,7 @@ fi
 print(r.get('project','runs/detector')+'/'+r.get('name','train')); print(c.get('export',{}).get('onnx','models/detector.onnx'))" "$recipe")
 while [ $(( $(date +%s) - started )) -lt "$seconds" ] && kill -0 "$(cat "$state/train.pid")" 2>/dev/null; do
   sleep 20
-  tail -c 400 "$state/train.log" | tr '\r' '\n' | grep -v '^\s*$' | tail -n 1 || true
+  tail -c 400 "$state/train.log" | tr '\r' '\n' | grep -av '^\s*$' | tail -n 1 || true
 done
 if kill -0 "$(cat "$state/train.pid")" 2>/dev/null; then echo "still training"; else echo "training process ended"; fi
 cp "$state/train.log" "$out/train.log"

@@ -240,6 +240,41 @@ def write_data_yaml(root: Path, config: dict[str, Any]) -> Path:
     return target
 
 
+RELOAD_SECONDS = 75
+"""What a classifier round spends besides its epochs when its sets are already rendered, mined and cut once on the
+machine: loading and cutting them again, and the export (stop 38, on a lent H200: 59 s for a million crops)."""
+
+
+def epoch_seconds(log_text: str) -> float | None:
+    r"""The mean seconds an epoch took in a classifier round's log (``train_classifier`` prints
+    ``{"epoch": N, ..., "seconds": S}`` after each, S counted from the start of training), or None before two epochs.
+
+    >>> epoch_seconds('  {"epoch": 1, "seconds": 16.3}\n  {"epoch": 2, "seconds": 26.1}\n  {"epoch": 3, "seconds": 35.9}')
+    9.8
+    """
+    marks = [json.loads(line)["seconds"] for line in log_text.splitlines()
+             if line.strip().startswith('{"epoch"') and '"seconds"' in line]
+    if len(marks) < 2:
+        return None
+    return round((marks[-1] - marks[0]) / (len(marks) - 1), 1)
+
+
+def epochs_that_fit(seconds_left: float, per_epoch: float | None, wanted: int, *,
+                    overhead: float = RELOAD_SECONDS) -> int:
+    """How many of a second round's ``wanted`` epochs fit in ``seconds_left`` on the warm machine (its one-cycle
+    schedule then spans them all: cutting a run short at a wall-clock limit would stop it before the rate falls);
+    0 when the epoch time is unknown.
+
+    >>> epochs_that_fit(166, 9.8, 12)
+    9
+    >>> epochs_that_fit(600, 9.8, 12), epochs_that_fit(60, 9.8, 12), epochs_that_fit(300, None, 12)
+    (12, 0, 0)
+    """
+    if not per_epoch or per_epoch <= 0:
+        return 0
+    return max(0, min(wanted, int((seconds_left - overhead) // per_epoch)))
+
+
 def train(config_path: str | os.PathLike[str], *, epochs: int | None = None, hours: float | None = None,
           fraction: float | None = None) -> Path:
     """Carry out the recipe; answers the exported ONNX file's path. A recipe with ``task: classifier``

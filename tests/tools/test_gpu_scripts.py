@@ -48,3 +48,15 @@ def test_packing_refuses_a_bad_stride_or_a_missing_art_bundle_before_touching_an
     assert stride.returncode == 2 and "EVERY must be a whole number" in stride.stderr
     missing = run(script, "75", "3", "art-no-such-bundle")
     assert missing.returncode == 2 and "no art bundle 'art-no-such-bundle'" in missing.stderr
+
+
+def test_the_two_rounds_script_parses_and_refuses_bad_calls(tmp_path):
+    script = str(TOOLS / "two-rounds-on-gpu.sh")
+    assert run("-n", script).returncode == 0
+    bare = run(script)
+    assert bare.returncode == 2 and "usage" in bare.stderr
+    first = str(TOOLS.parent / "configs" / "classifier-round23.yaml")
+    missing = run(script, first, str(tmp_path / "none.yaml"))
+    assert missing.returncode == 2 and "no recipe" in missing.stderr and "none.yaml" in missing.stderr
+    deadline = run(script, first, first, "soon")
+    assert deadline.returncode == 2 and "whole number of seconds" in deadline.stderr

@@ -312,3 +312,29 @@ export: {onnx: models/classifier.onnx}
         train(recipe)
     with pytest.raises(TrainingError, match="two or more"):
         load_config(_write_recipe(tmp_path / "one.yaml", "task: classifier-average\naverage: [runs/round1.pt]\n"))
+
+
+def test_a_second_round_is_given_the_epochs_its_time_holds_by_the_first_rounds_log():
+    """tools/two-rounds-on-gpu.sh sizes its second round from the first's log, as ``train_classifier`` writes it."""
+    import io
+
+    pytest.importorskip("torch")
+    from vision.classifier_training import train_classifier
+    from vision.training import epoch_seconds, epochs_that_fit
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (32, 64, 48, 3), dtype=np.uint8)
+    y = rng.integers(0, 44, 32)
+    log = io.StringIO()
+    train_classifier(x, y, epochs=3, batch=16, lr=0.01, width=8, seed=0, threads=1, log=log)
+    marks = [json.loads(line)["seconds"] for line in log.getvalue().splitlines() if line.strip().startswith("{")]
+    assert len(marks) == 3
+    per = epoch_seconds(log.getvalue())
+    assert per == pytest.approx((marks[2] - marks[0]) / 2, abs=0.051)
+    assert epoch_seconds(log.getvalue().split('{"epoch": 2')[0]) is None  # one epoch tells no epoch time
+
+    # stop 38's call: 9.8 s an epoch, 166 s left after the first round, a 12-epoch recipe: 9 epochs
+    assert epochs_that_fit(166, 9.8, 12) == 9
+    assert epochs_that_fit(10_000, 9.8, 12) == 12  # never more than the recipe asks
+    assert epochs_that_fit(70, 9.8, 12) == 0  # the reload alone takes longer
+    assert epochs_that_fit(500, None, 12) == 0 and epochs_that_fit(500, 0.0, 12) == 0

@@ -5,7 +5,7 @@
 # first round's measured epoch time). A machine's 15 minutes hold one such call and its start.
 #   tools/two-rounds-on-gpu.sh FIRST_RECIPE SECOND_RECIPE [DEADLINE]   (DEADLINE: seconds, default 560)
 # with .gpu carried (tools/pack-for-gpu.sh). The first round's files come back in $OUT, the second's in $OUT/b
-# (weights, history and log: 7 files, within the 8 a call returns).
+# (weights, ONNX, history and log: 8 files, the most a call returns).
 set -uo pipefail
 usage="usage: tools/two-rounds-on-gpu.sh FIRST_RECIPE SECOND_RECIPE [DEADLINE]"
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "$usage" >&2; exit 2; }
@@ -29,6 +29,7 @@ wanted = int(yaml.safe_load(open(sys.argv[3])).get("epochs", 12))
 print(per or 0, epochs_that_fit(int(sys.argv[2]), per, wanted))
 PY
 )
+per=${per:-0} epochs=${epochs:-0}  # the log unreadable: no second round
 echo "an epoch took ${per} s; ${left} s left: the second round trains ${epochs} epochs"
 if [ "$epochs" -lt 4 ]; then
   echo "too little time left for the second round (fewer than 4 epochs): not started"

@@ -19,18 +19,13 @@ bash "$(dirname "$0")/train-on-gpu.sh" "$first" start $((deadline_s - 80)) || ex
 echo "first round: $(( $(date +%s) - t0 )) s"
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 left=$(( deadline - $(date +%s) ))
-# the first round's epoch time (from its log), the second round's epochs that fit (vision.training.epochs_that_fit),
-# and where the second round writes (vision.training's defaults, as tools/train-on-gpu.sh reads them)
-{ read -r per epochs; read -r run; read -r onnx; } < <(python3 - "$MJSCAN_GPU_STATE/train.log" "$left" "$second" <<'PY'
+# the first round's epoch time (from its log) and the second round's epochs that fit (vision.training.epochs_that_fit)
+read -r per epochs < <(python3 - "$MJSCAN_GPU_STATE/train.log" "$left" "$second" <<'PY'
 import sys, yaml
 from pathlib import Path
 from vision.training import epoch_seconds, epochs_that_fit
-recipe = yaml.safe_load(open(sys.argv[3]))
 per = epoch_seconds(Path(sys.argv[1]).read_text(errors="replace"))
-print(per or 0, epochs_that_fit(int(sys.argv[2]), per, int(recipe.get("epochs", 12))))
-run = recipe.get("run", {})
-print(run.get("project", "runs/classifier") + "/" + run.get("name", "train"))
-print(recipe.get("export", {}).get("onnx", ""))
+print(per or 0, epochs_that_fit(int(sys.argv[2]), per, int(yaml.safe_load(open(sys.argv[3])).get("epochs", 12))))
 PY
 )
 per=${per:-0} epochs=${epochs:-0}  # the log unreadable: no second round
@@ -40,7 +35,13 @@ if [ "$epochs" -lt 4 ]; then
   exit 0
 fi
 mkdir -p "$out/b"
-timeout $(( left - 3 )) python3 -m mjscan train --config "$second" --epochs "$epochs" > "$out/b/train.log" 2>&1
+touch "$MJSCAN_GPU_STATE/second.started"
+# `mjscan train` prints the exported ONNX file's path; the weights and history it wrote are the files newer than the start
+timeout $(( left - 3 )) python3 -m mjscan train --config "$second" --epochs "$epochs" \
+  > "$MJSCAN_GPU_STATE/second.out" 2> "$out/b/train.log"
 echo "second round ended: exit status $?, $(( $(date +%s) - t0 )) s from the start"
-for f in "$run/classifier.pt" "$run/reader.pt" "$run/history.json" "$onnx"; do [ -f "$f" ] && cp "$f" "$out/b/"; done
+onnx=$(tail -n 1 "$MJSCAN_GPU_STATE/second.out")
+[ -f "$onnx" ] && cp "$onnx" "$out/b/"
+find runs -type f \( -name classifier.pt -o -name reader.pt -o -name history.json \) -newer "$MJSCAN_GPU_STATE/second.started" \
+  -exec cp {} "$out/b/" \;
 tail -n 6 "$out/b/train.log"

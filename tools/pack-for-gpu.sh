@@ -8,6 +8,9 @@
 #   EVERY    keep every EVERY-th real photo by name, default 1 (3: one of Roboflow's three copies of each photo);
 #            or K/N, K of every N (2/3: two of the three copies, when all 1,350 and the art do not fit)
 #   ART_DIR  painted bundles to carry beside art/ (e.g. art-random-g1-600: mjscan synth prepare-art --random ...)
+# MJSCAN_REAL_TRAIN names another folder of labelled photos (images/, labels/) to carry in place of the real training
+# set, e.g. data/real-unrotated (configs/localizer-round9-cpu.yaml says how to make it); it is unpacked where the
+# real training photos would be.
 set -euo pipefail
 quality=${1:-75}
 every=${2:-1}
@@ -19,7 +22,8 @@ esac
 case "$keep:$of" in *[!0-9:]*|:*|*:|0:*|*:0) echo "EVERY must be a whole number from 1 or K/N (K of every N), not '$every'" >&2; exit 2 ;; esac
 [ "$keep" -le "$of" ] || { echo "EVERY K/N keeps K of every N photos: K cannot pass N ('$every')" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-real="$root/../shared/data/real-photos/train"
+real=${MJSCAN_REAL_TRAIN:-$root/../shared/data/real-photos/train}
+[ -d "$real/images" ] || { echo "no photos in '$real/images'" >&2; exit 2; }
 out="$root/.gpu"
 for dir in "$@"; do [ -f "$root/$dir/manifest.json" ] || { echo "no art bundle '$dir'" >&2; exit 2; }; done
 rm -rf "$out" && mkdir -p "$out/real/images"

@@ -50,6 +50,13 @@ def test_packing_refuses_a_bad_stride_or_a_missing_art_bundle_before_touching_an
     assert missing.returncode == 2 and "no art bundle 'art-no-such-bundle'" in missing.stderr
 
 
+def test_packing_refuses_another_photo_folder_without_images_before_touching_anything(tmp_path):
+    env = {**os.environ, "MJSCAN_REAL_TRAIN": str(tmp_path)}
+    packed = subprocess.run(["bash", str(TOOLS / "pack-for-gpu.sh"), "60", "1"], cwd=TOOLS.parent,
+                            capture_output=True, text=True, timeout=60, env=env)
+    assert packed.returncode == 2 and f"no photos in '{tmp_path}/images'" in packed.stderr
+
+
 def test_the_two_rounds_script_parses_and_refuses_bad_calls(tmp_path):
     script = str(TOOLS / "two-rounds-on-gpu.sh")
     assert run("-n", script).returncode == 0

@@ -23,9 +23,9 @@ case "$keep:$of" in *[!0-9:]*|:*|*:|0:*|*:0) echo "EVERY must be a whole number 
 [ "$keep" -le "$of" ] || { echo "EVERY K/N keeps K of every N photos: K cannot pass N ('$every')" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 real=${MJSCAN_REAL_TRAIN:-$root/../shared/data/real-photos/train}
-[ -d "$real/images" ] || { echo "no photos in '$real/images'" >&2; exit 2; }
 out="$root/.gpu"
 for dir in "$@"; do [ -f "$root/$dir/manifest.json" ] || { echo "no art bundle '$dir'" >&2; exit 2; }; done
+[ -d "$real/images" ] || { echo "no photos in '$real/images'" >&2; exit 2; }
 rm -rf "$out" && mkdir -p "$out/real/images"
 tar -C "$root" -cf "$out/art.tar" art "$@"
 mkdir -p "$out/real/labels"

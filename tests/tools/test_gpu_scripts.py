@@ -14,8 +14,11 @@ TOOLS = Path(__file__).resolve().parents[2] / "tools"
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 
 
-def run(*arguments: str, state: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "MJSCAN_GPU_STATE": str(state)} if state else None
+def run(*arguments: str, state: Path | None = None, **settings: str) -> subprocess.CompletedProcess:
+    """The script's run; ``state`` is MJSCAN_GPU_STATE, ``settings`` any other environment variables."""
+    if state:
+        settings["MJSCAN_GPU_STATE"] = str(state)
+    env = {**os.environ, **settings}
     return subprocess.run(["bash", *arguments], cwd=TOOLS.parent, capture_output=True, text=True, timeout=60, env=env)
 
 
@@ -51,9 +54,7 @@ def test_packing_refuses_a_bad_stride_or_a_missing_art_bundle_before_touching_an
 
 
 def test_packing_refuses_another_photo_folder_without_images_before_touching_anything(tmp_path):
-    env = {**os.environ, "MJSCAN_REAL_TRAIN": str(tmp_path)}
-    packed = subprocess.run(["bash", str(TOOLS / "pack-for-gpu.sh"), "60", "1"], cwd=TOOLS.parent,
-                            capture_output=True, text=True, timeout=60, env=env)
+    packed = run(str(TOOLS / "pack-for-gpu.sh"), "60", "1", MJSCAN_REAL_TRAIN=str(tmp_path))
     assert packed.returncode == 2 and f"no photos in '{tmp_path}/images'" in packed.stderr
 
 

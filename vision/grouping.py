@@ -105,6 +105,10 @@ LOOSE_BACK = "a face-down tile among face-up ones where no concealed kong can li
 BACKS_APART = ("face-down tiles lying apart, fewer than a concealed kong shows: the hand is a winning one without "
                "them")
 NO_TILE = "taken for no tile: the tiles make a winning hand without it, and its reading was unsure (vision.repair)"
+TILE_TOP = "read as a White dragon, it lies on the top of a standing tile (vision.face_geometry.on_tops)"
+"""Why a White dragon is ignored whose box lies on the top edge of another face: a standing tile's blank top, seen
+from above, reads as a blank or framed White dragon in art styles the classifier never saw (stop 40)."""
+WHITE_DRAGON = Tile.parse("5z")
 ONE_OF_EACH = "a set has one of each flower and season"
 """The end of the reason a second copy of a flower or season is ignored with: one of the two is misread, and
 vision.repair reads them again or asks."""
@@ -473,8 +477,12 @@ def _group(detections: Detections, unstack: frozenset[int], dropped: frozenset[i
     tiles = detections.tiles
     for i in sorted(dropped):
         b.ignore(i, NO_TILE)
-    flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus and i not in dropped]
-    others = [i for i, t in enumerate(tiles) if (t.is_back or not t.code.is_bonus) and i not in dropped]
+    tops = _white_dragons_on_tops(detections, dropped)
+    for i in sorted(tops):
+        b.ignore(i, TILE_TOP)
+    left_out = dropped | tops
+    flowers = [i for i, t in enumerate(tiles) if not t.is_back and t.code.is_bonus and i not in left_out]
+    others = [i for i, t in enumerate(tiles) if (t.is_back or not t.code.is_bonus) and i not in left_out]
 
     # 1. duplicates and stacked tiles
     others.sort(key=lambda i: -tiles[i].confidence)
@@ -571,6 +579,22 @@ def _group(detections: Detections, unstack: frozenset[int], dropped: frozenset[i
         every = frozenset(range(len(tiles)))
         return _group(detections, unstack, dropped, every if distrust else suspect)
     return _read(b, places, groups, flower_dup, u, distrust)
+
+
+def _white_dragons_on_tops(detections: Detections, dropped: frozenset[int]) -> frozenset[int]:
+    """The White dragons (``TILE_TOP``) whose boxes lie on the top of another tile's face (not a White dragon's, whose
+    fourth tile of a kong may lie on it, nor a face-down tile's), by the faces' axes."""
+    from vision.face_geometry import on_tops
+
+    tiles = detections.tiles
+    candidates = [i for i, t in enumerate(tiles) if i not in dropped and not t.is_back and t.code == WHITE_DRAGON]
+    if not candidates:
+        return frozenset()
+    hosts = [i for i, t in enumerate(tiles)
+             if i not in dropped and t.axis is not None and not t.is_back and t.code != WHITE_DRAGON]
+    boxes = np.array([t.box for t in tiles], dtype=float)
+    axes = np.array([np.nan if t.axis is None else t.axis for t in tiles], dtype=float)
+    return frozenset(on_tops(boxes, axes, candidates, hosts))
 
 
 def _implausible_flags(places: list[_Place], groups: list[list[int]], detections: Detections

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from vision.face_geometry import ASPECT, drop_astride, face_rectangles
+from vision.face_geometry import ASPECT, drop_astride, face_rectangles, on_tops
 
 TILE = (30.0, 40.0)  # a face's width and height
 
@@ -148,3 +148,44 @@ def test_a_tile_between_two_others_of_a_steep_group_is_kept_and_a_box_astride_tw
         assert kept == (everything_else if case["is"] == "astride" else list(range(len(boxes)))), case["photo"]
         # without the room the rule dropped this box, and only it
         assert drop_astride(boxes, scores, axes, room=float("inf")).tolist() == everything_else, case["photo"]
+
+
+def _tops_scene(roll: float):
+    """A row of three standing faces turned ``roll`` degrees, a thin box over the middle one's top edge (its top seen
+    from above), a face beside the row's end, and a face of a meld lying beyond the row: boxes, and axes as the
+    face-axis reader gives them (a line: 0..180 degrees)."""
+    up_deg = 90.0 + roll
+    up = np.array([math.cos(math.radians(up_deg)), -math.sin(math.radians(up_deg))])
+    along = np.array([up[1], -up[0]])
+    centres = [np.array([400.0, 300.0]) + k * TILE[0] * along for k in (-1, 0, 1)]
+    boxes = [_box(c, up_deg) for c in centres]
+    boxes.append(_box(centres[1] + 0.55 * TILE[1] * up, up_deg, height=0.4 * TILE[1]))  # 3: the middle one's top
+    boxes.append(_box(centres[2] + TILE[0] * along, up_deg))  # 4: the row's next face
+    boxes.append(_box(centres[1] + 1.6 * TILE[1] * up, up_deg))  # 5: a meld's face beyond the row
+    return np.array(boxes), np.full(len(boxes), up_deg % 180.0)
+
+
+@pytest.mark.parametrize("roll", [0.0, 37.0, 90.0, 180.0, 250.0])
+def test_a_box_on_a_standing_tiles_top_is_found_whichever_way_the_photo_turns(roll):
+    boxes, axes = _tops_scene(roll)
+    assert on_tops(boxes, axes, [3, 4, 5], [0, 1, 2]) == [3]
+
+
+def test_a_top_needs_a_host_face_with_an_axis_and_not_itself():
+    boxes, axes = _tops_scene(0.0)
+    axes[1] = np.nan  # the face under it unread: nothing says where its top is
+    assert on_tops(boxes, axes, [3], [0, 1, 2]) == []
+    boxes, axes = _tops_scene(0.0)
+    assert on_tops(boxes, axes, [3], [3]) == []
+
+
+def test_a_box_as_large_as_the_face_is_no_top(monkeypatch):
+    """A box as large as a face where a top would lie (a tile beyond the row, seen over the standing one) is kept:
+    its area alone decides (``TOP_AREA``)."""
+    import vision.face_geometry as face_geometry
+
+    boxes, axes = _tops_scene(0.0)
+    boxes[3] = _box(np.array([400.0, 300.0 - 0.6 * TILE[1]]), 90.0)
+    assert on_tops(boxes, axes, [3], [0, 1, 2]) == []
+    monkeypatch.setattr(face_geometry, "TOP_AREA", 1.5)
+    assert on_tops(boxes, axes, [3], [0, 1, 2]) == [3]

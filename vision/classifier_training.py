@@ -301,6 +301,68 @@ BOX_LAYER = 18
 """The box head reads the body's output after this many layers: the 8 x 6 grid of 4 x width channels."""
 
 
+WIDEN_NOISE = 0.01
+"""The noise a widened network's copies of each filter start with (``widen_state``; a share of each tensor's spread).
+Without it a channel's copies get the same gradients for good but in the last convolution (dropout there tells
+them apart), so the wider network learns nothing a narrow one could not. Measured on the shipped classifier widened
+from 32 to 64 (stop 40): held-out style true-box crops (seed 10, 3,223) 95.13 % right before and 95.16 % after,
+99.6 % of the readings unchanged; 0.03 reads 94.85 %."""
+
+
+def network_width(state: dict) -> int:
+    """The width (``make_network``'s) of a plain classifier's or a box-head network's state dict: its first
+    convolution's output channels."""
+    first = state["0.weight"] if "0.weight" in state else state["body.0.weight"]
+    return int(first.shape[0])
+
+
+def widen_state(state: dict, factor: int, *, noise: float = 0.0, seed: int = 0) -> dict:
+    """The state of ``make_network(width * factor)`` that computes what ``state`` (a plain classifier's,
+    ``make_network(width)``) computes, so that a wider network starts where a trained narrow one stands rather
+    than from random weights (Net2WiderNet: Chen, Goodfellow and Shlens, ICLR 2016). Each convolution's filters
+    are repeated ``factor`` times (channel ``j + k * c`` copies channel ``j``) with their batch norms, and each
+    next layer reads every copy with its weights divided by ``factor``, so the sums are unchanged. ``noise`` (a share
+    of each tensor's standard deviation, from ``seed``) makes the copies differ: dropout before the last layer
+    does so too once training starts.
+
+    >>> import torch
+    >>> narrow = make_network(8).eval()
+    >>> wide = make_network(16).eval()
+    >>> wide.load_state_dict(widen_state(narrow.state_dict(), 2))
+    <All keys matched successfully>
+    >>> crops = torch.rand(3, 3, 64, 48)
+    >>> bool(torch.allclose(narrow(crops), wide(crops), atol=1e-5))
+    True
+    """
+    import torch
+
+    if factor < 1 or any(key.startswith(("body.", "box.")) for key in state):
+        raise ValueError("widen_state widens a plain classifier's weights (make_network()) by a whole factor.")
+    generator = torch.Generator().manual_seed(seed)
+
+    def jittered(tensor):
+        if not noise or not tensor.is_floating_point() or tensor.numel() < 2:
+            return tensor
+        return tensor + noise * float(tensor.std()) * torch.randn(tensor.shape, generator=generator)
+
+    layers = sorted({int(key.split(".")[0]) for key in state})
+    convolutions = [n for n in layers if state[f"{n}.weight"].dim() == 4]
+    wide: dict = {}
+    for order, n in enumerate(convolutions):
+        weight = state[f"{n}.weight"]
+        if order:  # its input channels are the last convolution's, repeated
+            weight = weight.repeat(1, factor, 1, 1) / factor
+        wide[f"{n}.weight"] = jittered(weight.repeat(factor, 1, 1, 1))
+        norm = n + 1
+        for name in ("weight", "bias", "running_mean", "running_var"):
+            wide[f"{norm}.{name}"] = state[f"{norm}.{name}"].repeat(factor)
+        wide[f"{norm}.num_batches_tracked"] = state[f"{norm}.num_batches_tracked"].clone()
+    last = max(n for n in layers if state[f"{n}.weight"].dim() == 2)
+    wide[f"{last}.weight"] = jittered(state[f"{last}.weight"].repeat(1, factor) / factor)
+    wide[f"{last}.bias"] = state[f"{last}.bias"].clone()
+    return wide
+
+
 def load_weights(model, state: dict) -> None:
     """Load a state dict into ``model``. A plain classifier's weights (``make_network()``) start a network
     with a box head: its body and class head take them, the box head starts from random weights."""
@@ -363,8 +425,8 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                      box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
                      classes: int = NUM_CLASSES + 1, device: str = "cpu"):
     """Train the network on crops; answers (model, history), the model on the CPU. ``hours`` stops early at a
-    wall-clock limit; ``init`` (a state dict saved by an earlier run, same width, or its path) starts from its
-    weights instead of random ones. ``classes``: the network's outputs (the tile classifier's 44 unless given).
+    wall-clock limit; ``init`` (a state dict saved by an earlier run, or its path) starts from its weights
+    instead of random ones: a narrower plain network's are widened first (``widen_state``; stop 40). ``classes``: the network's outputs (the tile classifier's 44 unless given).
     ``device``: torch's name of where to train ("cuda" on the lent GPU; the crops then live on it too)."""
     import torch
     import torch.nn.functional as F
@@ -382,8 +444,16 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     with_boxes = train_boxes is not None
     model = make_network(width, classes, box_head=with_boxes)
     if init is not None:
-        load_weights(model, init if isinstance(init, dict) else torch.load(str(init), map_location="cpu",
-                                                                           weights_only=True))
+        state = init if isinstance(init, dict) else torch.load(str(init), map_location="cpu", weights_only=True)
+        start_width = network_width(state)
+        if start_width != width:  # a wider network starts as the narrow one widened (widen_state)
+            if with_boxes or width % start_width:
+                raise ValueError(f"The starting weights are a network of width {start_width}: a network of width "
+                                 f"{width} can start from them only as a whole multiple, without a box head.")
+            state = widen_state(state, width // start_width, noise=WIDEN_NOISE, seed=seed)
+            if log is not None:
+                print(f"  started from the width-{start_width} weights widened to {width} (widen_state)", file=log)
+        load_weights(model, state)
     model.to(on)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_x) / batch)

@@ -213,6 +213,37 @@ def test_training_can_start_from_earlier_weights(tmp_path):
     assert not torch.allclose(fresh.state_dict()[weight], first.state_dict()[weight], atol=1e-3)
 
 
+def test_a_wider_network_starts_as_the_narrow_one_widened(tmp_path):
+    """Stop 40: ``init`` of a narrower network is widened (``widen_state``): the wider network reads every crop as the
+    narrow one did before it trains, and then trains on (its copies of a channel drift apart)."""
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import (WIDEN_NOISE, make_network, network_width, predict, train_classifier,
+                                            widen_state)
+
+    images = _labelled_folder(tmp_path, count=3)
+    x, y = build_crops([images], copies=1, jitter=0.0, none_per_image=0, seed=1, progress=False)
+    narrow, _ = train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=8, seed=0, threads=1)
+    saved = tmp_path / "narrow.pt"
+    torch.save(narrow.state_dict(), saved)
+    wide = make_network(24).eval()
+    wide.load_state_dict(widen_state(narrow.state_dict(), 3))
+    assert network_width(wide.state_dict()) == 24
+    assert np.allclose(predict(wide, x), predict(narrow, x), atol=1e-5)
+    # through the recipe's door: a rate too small to move anything keeps the widened weights (a training epoch
+    # moves the batch norms' running statistics whatever the rate, so the weights are compared, not the readings)
+    kept, _ = train_classifier(x, y, epochs=1, batch=16, lr=1e-12, width=16, seed=5, threads=1, init=saved)
+    widened = widen_state(narrow.state_dict(), 2, noise=WIDEN_NOISE, seed=5)
+    assert network_width(kept.state_dict()) == 16
+    for name in ("0.weight", "9.weight", "24.weight"):
+        assert torch.allclose(kept.state_dict()[name], widened[name], atol=1e-6), name
+    # the copies of a filter start a little apart (WIDEN_NOISE): without it they would get the same gradients
+    first = kept.state_dict()["0.weight"]
+    assert not torch.allclose(first[:8], first[8:], atol=1e-6)
+    assert torch.allclose(first[:8], first[8:], atol=0.05)
+    with pytest.raises(ValueError, match="whole multiple"):
+        train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=12, seed=0, threads=1, init=saved)
+
+
 def test_channel_shuffle_puts_the_inks_in_any_channel_and_is_off_by_default():
     torch = pytest.importorskip("torch")
     from vision.classifier_training import augment

@@ -47,6 +47,14 @@ def ios_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(smaller > 0, inter / np.maximum(smaller, 1e-12), 0.0)
 
 
+def ioa_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over the area of each box of ``a``: the share of it that lies in each box of ``b``."""
+    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
+    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
+    area = box_area(a)[:, None]
+    return np.where(area > 0, _intersection(a, b) / np.maximum(area, 1e-12), 0.0)
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float, *, ios_threshold: float | None = None) -> np.ndarray:
     """Greedy non-maximum suppression: indices of the kept boxes, best score first.
 

@@ -426,8 +426,8 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                      classes: int = NUM_CLASSES + 1, device: str = "cpu"):
     """Train the network on crops; answers (model, history), the model on the CPU. ``hours`` stops early at a
     wall-clock limit; ``init`` (a state dict saved by an earlier run, or its path) starts from its weights
-    instead of random ones: a narrower plain network's are widened first (``widen_state``; stop 40). ``classes``: the network's outputs (the tile classifier's 44 unless given).
-    ``device``: torch's name of where to train ("cuda" on the lent GPU; the crops then live on it too)."""
+    instead of random ones: a narrower plain network's are widened first (``widen_state``; stop 40). ``classes``:
+    the network's outputs (the tile classifier's 44 unless given). ``device``: torch's name of where to train ("cuda" on the lent GPU; the crops then live on it too)."""
     import torch
     import torch.nn.functional as F
 

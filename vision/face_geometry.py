@@ -32,6 +32,8 @@ from typing import Sequence
 
 import numpy as np
 
+from vision.boxes import box_area, ioa_matrix
+
 ASPECT = 0.75
 """A face's width over its height where its box cannot say (an axis near 45 degrees): a tile's face."""
 WELL_POSED = 0.35
@@ -210,7 +212,8 @@ def on_tops(boxes: np.ndarray, axes: np.ndarray, candidates: Sequence[int], host
     boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     faces = face_rectangles(boxes, axes)
     as_is = seen_as_is(boxes)
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    areas = box_area(boxes)
+    shares = ioa_matrix(boxes, boxes)  # the share of each box that lies in each other box
     found = []
     for index in candidates:
         if not as_is[index] or areas[index] <= 0:
@@ -218,12 +221,10 @@ def on_tops(boxes: np.ndarray, axes: np.ndarray, candidates: Sequence[int], host
         for host in hosts:
             if host == index or not as_is[host] or not np.isfinite(faces.half_heights[host]):
                 continue
-            inside = max(0.0, min(boxes[index, 2], boxes[host, 2]) - max(boxes[index, 0], boxes[host, 0])) \
-                * max(0.0, min(boxes[index, 3], boxes[host, 3]) - max(boxes[index, 1], boxes[host, 1]))
             offset = faces.centres[index] - faces.centres[host]
             along = abs(float(offset @ faces.ups[host])) / faces.half_heights[host]
             across = float(offset @ faces.acrosses[host]) / faces.half_widths[host]
-            if inside >= TOP_SHARE * areas[index] and TOP_ALONG[0] <= along <= TOP_ALONG[1] \
+            if shares[index, host] >= TOP_SHARE and TOP_ALONG[0] <= along <= TOP_ALONG[1] \
                     and abs(across) <= TOP_ACROSS and areas[index] <= TOP_AREA * areas[host]:
                 found.append(int(index))
                 break

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.boxes import (class_aware_nms, ios_matrix, iou_matrix, letterbox_geometry, nms, plan_slices,
+from vision.boxes import (class_aware_nms, ioa_matrix, ios_matrix, iou_matrix, letterbox_geometry, nms, plan_slices,
                           unletterbox)
 from vision.classes import NUM_CLASSES
 from vision.detector import decode, letterbox, letterbox_both_ways, merge
@@ -19,6 +19,11 @@ def test_iou_and_ios():
     assert iou[1, 0] == pytest.approx(16 / 100)
     assert ios_matrix(a, b)[1, 0] == pytest.approx(1.0)  # the small box lies inside
     assert iou_matrix(np.zeros((0, 4)), b).shape == (0, 3)
+    ioa = ioa_matrix(a, b)  # the share of each box of a that lies in each box of b
+    assert ioa[0] == pytest.approx([1.0, 0.5, 0.0])
+    assert ioa[1] == pytest.approx([1.0, 0.0, 0.0])
+    assert ioa_matrix(b, a)[1] == pytest.approx([0.5, 0.0])
+    assert ioa_matrix(np.array([[3, 3, 3, 9.0]]), b)[0] == pytest.approx([0.0, 0.0, 0.0])  # no area: no share
 
 
 def test_nms_keeps_the_best_of_overlapping_boxes():

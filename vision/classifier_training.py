@@ -322,8 +322,8 @@ def widen_state(state: dict, factor: int, *, noise: float = 0.0, seed: int = 0) 
     than from random weights (Net2WiderNet: Chen, Goodfellow and Shlens, ICLR 2016). Each convolution's filters
     are repeated ``factor`` times (channel ``j + k * c`` copies channel ``j``) with their batch norms, and each
     next layer reads every copy with its weights divided by ``factor``, so the sums are unchanged. ``noise`` (a share
-    of each tensor's standard deviation, from ``seed``) makes the copies differ: dropout before the last layer
-    does so too once training starts.
+    of each tensor's standard deviation, from ``seed``) makes the copies differ: without it only the last
+    convolution's copies ever drift apart (dropout before the last layer tells them apart), ``WIDEN_NOISE``.
 
     >>> import torch
     >>> narrow = make_network(8).eval()

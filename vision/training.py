@@ -455,6 +455,14 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     copies, real_copies = crop_copies(crops, 2)
     device = str(config.get("device", "cpu"))
     _check_device(device, str(config.get("_path", "the recipe")))
+    distill = config.get("distill") or {}  # {teacher, weight, temperature}: learning without forgetting (stop 41)
+    teacher = None
+    if distill:
+        if box_head:
+            raise TrainingError("distill cannot go with network.box_head: the teacher reads classes only.")
+        teacher = root / str(distill.get("teacher", ""))
+        if not distill.get("teacher") or not teacher.is_file():
+            raise TrainingError(f"The teacher '{distill.get('teacher')}' that distill names is missing.")
     workers = int(config.get("workers", 0))  # processes cutting crops and mining false boxes (the GPU machine: 16)
     sources, rendered = training_sources(root, data)
     if not sources:
@@ -517,7 +525,9 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
         train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
-        box_evaluations=box_evaluations, device=device)
+        box_evaluations=box_evaluations, device=device, teacher=teacher,
+        **({"distill_weight": float(distill["weight"])} if "weight" in distill else {}),
+        **({"distill_temperature": float(distill["temperature"])} if "temperature" in distill else {}))
     run_dir, target = save_classifier(config, root, model, "train", {"epochs": str(len(history))})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1) + "\n")
     print(f"mjscan train: exported the classifier -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)

@@ -244,6 +244,31 @@ def test_a_wider_network_starts_as_the_narrow_one_widened(tmp_path):
         train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=12, seed=0, threads=1, init=saved)
 
 
+def test_a_teacher_keeps_the_student_reading_as_it_did(tmp_path):
+    """Stop 41, learning without forgetting: trained on from a network on labels that contradict it, a student with
+    that network as its teacher (weight 1: the teacher's readings alone) keeps reading the crops as the teacher
+    does, and one without a teacher learns the new labels instead."""
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import predict, train_classifier
+
+    images = _labelled_folder(tmp_path, count=3)
+    x, y = build_crops([images], copies=2, jitter=0.0, none_per_image=0, seed=1, progress=False)
+    first, _ = train_classifier(x, y, epochs=6, batch=16, lr=0.01, width=8, seed=0, threads=1)
+    taught = predict(first, x).argmax(1)
+    assert (taught == y).mean() > 0.9
+    saved = tmp_path / "first.pt"
+    torch.save(first.state_dict(), saved)
+    swapped = (y + 1) % 3  # every crop now labelled as the next colour
+    kept, _ = train_classifier(x, swapped, epochs=6, batch=16, lr=0.01, width=8, seed=0, threads=1, init=saved,
+                               teacher=saved, distill_weight=1.0)
+    moved, _ = train_classifier(x, swapped, epochs=6, batch=16, lr=0.01, width=8, seed=0, threads=1, init=saved)
+    assert (predict(kept, x).argmax(1) == taught).mean() > 0.9
+    assert (predict(moved, x).argmax(1) == swapped).mean() > 0.6 and (predict(moved, x).argmax(1) == taught).mean() < 0.4
+    with pytest.raises(ValueError, match="weight in"):
+        train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=8, seed=0, threads=1, teacher=saved,
+                         distill_weight=0.0)
+
+
 def test_channel_shuffle_puts_the_inks_in_any_channel_and_is_off_by_default():
     torch = pytest.importorskip("torch")
     from vision.classifier_training import augment

@@ -235,8 +235,8 @@ def test_a_gpu_recipe_on_a_machine_without_one_says_so(tmp_path):
 
 
 def test_a_classifier_recipe_is_refused_before_any_photo_is_rendered(tmp_path, monkeypatch):
-    """A GPU classifier recipe on a machine without one, crop margins out of range, or upright crops for a box
-    head: a clear error, and nothing rendered (configs/classifier-round13.yaml would render 10,000 photos first)."""
+    """A GPU classifier recipe on a machine without one, crop margins out of range, upright crops for a box
+    head, a missing teacher or a teacher for a box head: a clear error, and nothing rendered (configs/classifier-round13.yaml would render 10,000 photos first)."""
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     import vision.training
@@ -257,6 +257,14 @@ data: {synthetic: [{out: data/set, count: 5, seed: 1}]}
                             base + "crops: {upright_copies: 2}\nnetwork: {box_head: true}\n")
     with pytest.raises(TrainingError, match="no box target"):
         train(upright)
+    teacherless = _write_recipe(tmp_path / "configs" / "teacher.yaml", base + "distill: {teacher: runs/gone.pt}\n")
+    with pytest.raises(TrainingError, match="teacher 'runs/gone.pt' that distill names is missing"):
+        train(teacherless)
+    (tmp_path / "t.pt").write_bytes(b"")
+    boxed = _write_recipe(tmp_path / "configs" / "boxed.yaml",
+                          base + "distill: {teacher: t.pt}\nnetwork: {box_head: true}\n")
+    with pytest.raises(TrainingError, match="distill cannot go with network.box_head"):
+        train(boxed)
     if not torch.cuda.is_available():  # CI's machines and the developers' have none
         gpu = _write_recipe(tmp_path / "configs" / "gpu.yaml", base + "device: cuda\n")
         with pytest.raises(TrainingError, match="CUDA GPU"):

@@ -162,22 +162,26 @@ def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
 
 def prepare_random_art(root: Path, spec: dict[str, Any]) -> Path:
     """The recipe's own art bundle of random painted styles (``{out, random, seed}``, and ``generation``: 1 unless
-    given), built unless the folder already holds exactly those styles."""
+    given) and of named styles (``styles``: a list of ``datasets.art.prepare.STYLES``, e.g. the opt-in ``xm-real``),
+    built unless the folder already holds exactly those styles."""
     from datasets.art.bundle import load_bundle
     from datasets.art.prepare import random_specs
 
     out = root / spec["out"]
     generation = int(spec.get("generation", 1))
-    wanted = {s.name for s in random_specs(int(spec["random"]), int(spec["seed"]), generation)}
+    count = int(spec.get("random", 0))
+    named = [str(name) for name in spec.get("styles", [])]
+    wanted = {s.name for s in random_specs(count, int(spec.get("seed", 0)), generation)} | set(named)
     try:
         if {style.name for style in load_bundle(out).training_styles()} == wanted:
             return out
     except (ValueError, OSError):
         pass
     command = [sys.executable, "-m", "datasets.art.prepare", "--out", str(out), "--quiet",
-               "--random", str(spec["random"]), "--random-seed", str(spec["seed"]),
-               "--random-generation", str(generation)]
-    print("mjscan train: painting", spec["random"], "random art styles into", out, file=sys.stderr)
+               "--random", str(count), "--random-seed", str(spec.get("seed", 0)),
+               "--random-generation", str(generation), *[arg for name in named for arg in ("--style", name)]]
+    print("mjscan train: painting", count, "random art styles", f"and {', '.join(named)}" if named else "",
+          "into", out, file=sys.stderr)
     subprocess.run(command, check=True, cwd=root)
     return out
 

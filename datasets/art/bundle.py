@@ -4,7 +4,7 @@ On disk (``ART_DIR``), written by ``mjscan synth prepare-art`` (datasets/art/pre
 
     ART_DIR/manifest.json
         {"version": 1, "face_size": [W, H], "held_out": "<style name>",
-         "styles": [{"name": "...", "source": "kde:<theme>" | "gnome:<theme>" | "procedural:<seed>",
+         "styles": [{"name": "...", "source": "kde:<theme>" | "gnome:<theme>" | "xmahjongg:<theme>" | "procedural:<seed>",
                      "license": "...", "faces": {"1m": "<style>/1m.png", ... all 42 codes},
                      "back": "<style>/back.png" or null}]}
     ART_DIR/<style>/<code>.png   RGBA, W x H: the tile's printed FACE only, seen straight on
@@ -46,7 +46,7 @@ DEFAULT_FACE_SIZE = (120, 160)
 """Width x height of every face in a bundle that prepare_art writes: 3:4, a real tile's face."""
 
 _STYLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
-_SOURCE = re.compile(r"^(kde|gnome|procedural):\S+$")
+_SOURCE = re.compile(r"^(kde|gnome|xmahjongg|procedural):\S+$")
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,7 +162,7 @@ def _check_manifest(manifest, where: Path) -> tuple[tuple[int, int], str, list[d
         source = entry.get("source")
         if not isinstance(source, str) or not _SOURCE.match(source):
             raise ValueError(f"The style {name!r} in {where} needs a source like \"kde:<theme>\", "
-                             f"\"gnome:<theme>\" or \"procedural:<seed>\", not {source!r}.")
+                             f"\"gnome:<theme>\", \"xmahjongg:<theme>\" or \"procedural:<seed>\", not {source!r}.")
         if not isinstance(entry.get("license"), str) or not entry["license"].strip():
             raise ValueError(f"The style {name!r} in {where} does not say its license.")
         faces = entry.get("faces")

@@ -6,7 +6,7 @@ API (what ``mjscan synth prepare-art --out DIR`` calls):
         Writes the bundle into ``out_dir`` (created if needed; files of other names there are left alone)
         and answers ``Path(out_dir)``. ``progress`` draws a progress bar on stderr. ``styles`` limits the
         bundle to some style names of ``STYLES`` (the held-out one is always included; tests use this);
-        None means all. Needs the Debian packages of ``APT_PACKAGES``: missing ones are installed with
+        None means the default twelve (the opt-in ``xm-`` styles are built only when named). Needs the Debian packages of ``APT_PACKAGES``: missing ones are installed with
         apt-get when ``install`` is true and we run as root; otherwise it raises ``MissingPackagesError``,
         whose message is a sentence ending with the exact ``apt-get install`` line to run.
 
@@ -17,6 +17,8 @@ API (what ``mjscan synth prepare-art --out DIR`` calls):
 Styles: the KDE Mahjongg tilesets default, classic, jade and traditional (datasets/art/kde.py), the GNOME
 Mahjongg themes smooth and postmodern (datasets/art/gnome.py), and six painted schemes
 (datasets/art/painter.py). "gnome-smooth" is held out for the synthetic test set (docs/art.md says why).
+Opt-in, built only when named: xmahjongg's photographed "real" set and Dorothy Robinson's pixel-art set
+(``xm-real``, ``xm-dorothys``; datasets/art/xmahjongg.py, stop 41).
 Painted faces are deterministic for a given set of fonts and Pillow version.
 """
 
@@ -62,7 +64,7 @@ class MissingPackagesError(RuntimeError):
 @dataclass(frozen=True)
 class StyleSpec:
     name: str
-    kind: str  # kde | gnome | painted | random
+    kind: str  # kde | gnome | xmahjongg | painted | random
     theme: str  # KDE/GNOME theme name, the painter scheme's name, or a random scheme's "seed/generation"
 
 
@@ -92,14 +94,20 @@ def _style_specs() -> tuple[StyleSpec, ...]:
             + tuple(StyleSpec(scheme.name, "painted", scheme.name) for scheme in SCHEMES))
 
 
-STYLES: tuple[str, ...] = tuple(spec.name for spec in _style_specs())
+def _opt_in_specs() -> tuple[StyleSpec, ...]:
+    """Styles built only when named (``--style``): added at stop 41, after the default bundle's 12, so that a default
+    bundle and every recipe rendered from one stay as they were."""
+    return tuple(StyleSpec(f"xm-{theme}", "xmahjongg", theme) for theme in ("real", "dorothys"))
+
+
+STYLES: tuple[str, ...] = tuple(spec.name for spec in _style_specs() + _opt_in_specs())
 
 
 # --------------------------------------------------------------------------------------- packages
 
 def missing_packages(specs: Sequence[StyleSpec] | None = None) -> list[str]:
     """The Debian packages whose files the given styles need and that are not there (by looking for the files)."""
-    from datasets.art import fonts, gnome, kde
+    from datasets.art import fonts, gnome, kde, xmahjongg
 
     specs = _style_specs() if specs is None else specs
     missing = []
@@ -116,6 +124,8 @@ def missing_packages(specs: Sequence[StyleSpec] | None = None) -> list[str]:
             need("kdegames-mahjongg-data-kf5", kde.find_tileset(spec.theme) is not None)
         elif spec.kind == "gnome":
             need("gnome-mahjongg", gnome.find_theme(spec.theme) is not None)
+        elif spec.kind == "xmahjongg":
+            need("xmahjongg", xmahjongg.find_tileset(spec.theme) is not None)
         else:
             scheme = _scheme(spec)
             fonts.catalogue.cache_clear()
@@ -234,6 +244,12 @@ def _build(spec: StyleSpec, face_size: tuple[int, int], tick: Callable[[int], No
         faces = gnome_faces(spec.theme, width, height)
         tick(43)
         return StyleToWrite(spec.name, f"gnome:{spec.theme}", GNOME_THEMES[spec.theme], faces, None)
+    if spec.kind == "xmahjongg":
+        from datasets.art.xmahjongg import license_of, xmahjongg_faces
+
+        faces = xmahjongg_faces(spec.theme, width, height)
+        tick(43)
+        return StyleToWrite(spec.name, f"xmahjongg:{spec.theme}", license_of(spec.theme), faces, None)
     from datasets.art.bundle import CODES
     from datasets.art.painter import FacePainter
 
@@ -266,7 +282,7 @@ def prepare_art(out_dir: str | os.PathLike, *, progress: bool = True, styles: Se
         if unknown:
             raise ValueError(f"Unknown art style(s): {', '.join(unknown)}. The styles are: {', '.join(STYLES)}.")
         wanted = set(styles or ()) | {HELD_OUT}
-        specs = tuple(spec for spec in specs if spec.name in wanted)
+        specs = tuple(spec for spec in specs + _opt_in_specs() if spec.name in wanted)
     if random_styles < 0:
         raise ValueError(f"The number of random styles must be 0 or more, not {random_styles}.")
     specs += random_specs(random_styles, random_seed, random_generation)

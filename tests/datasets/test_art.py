@@ -236,6 +236,69 @@ def test_gnome_key_out_makes_the_surface_transparent():
     assert tuple(layer[1, 1, :3]) == (30, 30, 120)
 
 
+def _xmahjongg_sheet(path, theme):
+    """A GIF laid out as xmahjongg's ``theme`` sheet: ivory tiles with a bevel, each face marked with its own colour
+    in the middle (the blank tile, where the theme has one, unmarked)."""
+    from PIL import Image
+
+    from datasets.art.xmahjongg import XMAHJONGG_THEMES
+
+    columns, rows, positions, _, blank = XMAHJONGG_THEMES[theme]
+    cell_w, cell_h = 64, 80
+    sheet = np.zeros((rows * cell_h, columns * cell_w, 3), np.uint8)
+    colours = {}
+    for k, (code, (row, column)) in enumerate(sorted(positions.items())):
+        colours[code] = (20 + 5 * k, 200 - 4 * k, (37 * k) % 200)
+    for row in range(rows):
+        for column in range(columns):
+            y, x = row * cell_h, column * cell_w
+            sheet[y:y + cell_h, x:x + cell_w] = (120, 100, 70)            # the bevel
+            sheet[y + 6:y + cell_h - 6, x + 6:x + cell_w - 6] = (236, 230, 210)  # the flat face
+    for k, (code, (row, column)) in enumerate(sorted(positions.items())):  # marks in three places, as prints vary
+        y, x = row * cell_h + (24, 32, 40)[k % 3], column * cell_w + (16, 24, 32)[k % 3]
+        sheet[y:y + 16, x:x + 16] = colours[code]
+    Image.fromarray(sheet).save(path)
+    return colours
+
+
+@pytest.mark.parametrize("theme", ["real", "dorothys"])
+def test_xmahjongg_tilesets_are_cut_into_every_face(tmp_path, monkeypatch, theme):
+    """Stop 41: xmahjongg's GIF sheets, cut by their grid; the surface (the blank tile, or each pixel's commonest
+    colour) keyed out, each face's print kept where its code's cell has it."""
+    from datasets.art import xmahjongg
+
+    colours = _xmahjongg_sheet(tmp_path / f"{theme}.gif", theme)
+    monkeypatch.setattr(xmahjongg, "XMAHJONGG_DIRS", (tmp_path,))
+    faces = xmahjongg.xmahjongg_faces(theme, 120, 160)
+    assert set(faces) == set(CODES)
+    for code, face in faces.items():
+        assert face.shape == (160, 120, 4)
+        assert face[:20, :20, 3].max() == 0 and face[-20:, -20:, 3].max() == 0  # the surface, keyed out
+        printed = face[..., 3] == 255
+        near = np.abs(face[..., :3].astype(int) - colours[code]).max(axis=2) <= 12
+        assert (printed & near).sum() > 400, code  # its own mark, some 16 x 16 sheet pixels enlarged
+        assert printed.sum() < 1.5 * (printed & near).sum(), code  # and nothing else
+    assert xmahjongg.license_of(theme).startswith("GPL-2.0-or-later")
+    monkeypatch.setattr(xmahjongg, "XMAHJONGG_DIRS", (tmp_path / "none",))
+    with pytest.raises(FileNotFoundError, match="package xmahjongg"):
+        xmahjongg.xmahjongg_faces(theme, 120, 160)
+    with pytest.raises(ValueError, match="not one we know"):
+        xmahjongg.xmahjongg_faces("gnome", 120, 160)
+
+
+def test_xmahjongg_mapping_covers_every_code_once():
+    from datasets.art.xmahjongg import XMAHJONGG_THEMES
+
+    for theme, (columns, rows, positions, _, blank) in XMAHJONGG_THEMES.items():
+        assert set(positions) == set(CODES)
+        assert len(set(positions.values())) == 42 and blank not in positions.values()
+        assert all(0 <= r < rows and 0 <= c < columns for r, c in positions.values())
+    real = XMAHJONGG_THEMES["real"][2]
+    assert (real["1s"], real["5f"], real["1f"], real["5z"]) == ((1, 0), (3, 0), (4, 0), (4, 5))
+    dorothys = XMAHJONGG_THEMES["dorothys"][2]
+    assert (dorothys["7m"], dorothys["1s"], dorothys["1f"], dorothys["4f"]) == ((1, 0), (1, 3), (1, 19), (1, 17))
+
+
 def test_svg_face_rectangles(tmp_path):
     from datasets.art.kde import SvgTileset
     from datasets.art.svgutil import compose, parse_transform
@@ -627,6 +690,43 @@ def test_the_documented_style_list():
 
     assert len(STYLES) >= 8 and HELD_OUT in STYLES
     assert {"kde-default", "kde-classic", "kde-jade", "kde-traditional", "gnome-smooth", "gnome-postmodern"} <= set(STYLES)
+
+
+def test_the_xmahjongg_styles_are_built_only_when_named(tmp_path, monkeypatch):
+    """The opt-in styles (stop 41) are not in a default bundle, so that every recipe rendered from one stays as it
+    was; named, they are built with the held-out style."""
+    from datasets.art import prepare
+
+    built = []
+    monkeypatch.setattr(prepare, "_build", lambda spec, size, tick: built.append(spec) or _fake_style(spec.name))
+    monkeypatch.setattr(prepare, "ensure_packages", lambda specs, **kw: None)
+    assert {"xm-real", "xm-dorothys"} <= set(prepare.STYLES)
+    assert not any(spec.kind == "xmahjongg" for spec in prepare._style_specs())
+    assert prepare.main(["--out", str(tmp_path / "art"), "--quiet", "--style", "xm-real", "--style", "xm-dorothys"]) == 0
+    assert load_bundle(tmp_path / "art").names == ("gnome-smooth", "xm-real", "xm-dorothys")
+    assert [(spec.kind, spec.theme) for spec in built[1:]] == [("xmahjongg", "real"), ("xmahjongg", "dorothys")]
+    monkeypatch.setattr("datasets.art.xmahjongg.XMAHJONGG_DIRS", (tmp_path / "none",))
+    assert prepare.missing_packages([prepare.StyleSpec("xm-real", "xmahjongg", "real")]) == ["xmahjongg"]
+
+
+def test_xmahjongg_styles_for_real(tmp_path):
+    """Integration: needs the Debian package xmahjongg (.ci/run installs it)."""
+    from datasets.art.prepare import StyleSpec, missing_packages, prepare_art
+
+    missing = missing_packages([StyleSpec("xm-real", "xmahjongg", "real"), StyleSpec("gnome-smooth", "gnome", "smooth")])
+    if missing:
+        pytest.skip(f"the Debian packages {', '.join(missing)} are not installed (docs/art.md has the apt line)")
+    art = load_bundle(prepare_art(tmp_path / "art", progress=False, styles=["xm-real", "xm-dorothys"], install=False))
+    assert art.names == ("gnome-smooth", "xm-real", "xm-dorothys")
+    for name in ("xm-real", "xm-dorothys"):
+        style = art.style(name)
+        assert style.source == f"xmahjongg:{name[3:]}" and "GPL-2.0-or-later" in style.license
+        _assert_distinct(style.faces)
+        red = style.faces["7z"].astype(int)
+        assert (red[..., 0] * red[..., 3]).sum() > 2 * (red[..., 2] * red[..., 3]).sum()  # 中 is red
+        assert style.faces["5z"][..., 3].mean() > 20  # both frame or draw their White dragon
+    real = art.style("xm-real")
+    assert real.faces["1m"][:6, :6, 3].max() < 80  # the photographed surface, keyed out
 
 
 def test_prepare_art_for_real(tmp_path):

@@ -435,7 +435,7 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                      box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
                      classes: int = NUM_CLASSES + 1, device: str = "cpu",
                      teacher: str | os.PathLike[str] | dict | None = None, distill_weight: float = DISTILL_WEIGHT,
-                     distill_temperature: float = DISTILL_TEMPERATURE):
+                     distill_temperature: float = DISTILL_TEMPERATURE, distill_only_right: bool = False):
     """Train the network on crops; answers (model, history), the model on the CPU. ``hours`` stops early at a
     wall-clock limit; ``init`` (a state dict saved by an earlier run, or its path) starts from its weights
     instead of random ones: a narrower plain network's are widened first (``widen_state``; stop 40). ``classes``:
@@ -445,7 +445,9 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     also read by the teacher, frozen, and the loss is ``distill_weight`` times the divergence from its readings
     softened by ``distill_temperature`` (times the temperature squared, Hinton's scale) plus the rest times the
     labels' cross entropy. A round trained on from the shipped classifier with the shipped one as its teacher keeps
-    what it knew of the styles it is not shown again (DISTILL_WEIGHT's figures)."""
+    what it knew of the styles it is not shown again (DISTILL_WEIGHT's figures). ``distill_only_right``: the
+    divergence counts only on the crops the teacher reads right (its first reading is the label), so that on a new
+    style it misreads the labels alone teach (the rest of the loss is then the cross entropy)."""
     import torch
     import torch.nn.functional as F
 
@@ -517,10 +519,15 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                 loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
                 if teacher_model is not None:
                     with torch.no_grad():
-                        taught_probs = F.softmax(teacher_model(xb) / distill_temperature, dim=1)
+                        taught_logits = teacher_model(xb)
+                        taught_probs = F.softmax(taught_logits / distill_temperature, dim=1)
                     divergence = F.kl_div(F.log_softmax(logits / distill_temperature, dim=1), taught_probs,
-                                          reduction="batchmean")
-                    loss = (1.0 - distill_weight) * loss + distill_weight * distill_temperature ** 2 * divergence
+                                          reduction="none").sum(dim=1)
+                    weight = torch.full_like(divergence, distill_weight)
+                    if distill_only_right:
+                        weight = weight * (taught_logits.argmax(1) == yb).float()
+                    loss = (F.cross_entropy(logits, yb, label_smoothing=0.05, reduction="none") * (1.0 - weight)
+                            + weight * distill_temperature ** 2 * divergence).mean()
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()

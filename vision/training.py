@@ -459,7 +459,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
     copies, real_copies = crop_copies(crops, 2)
     device = str(config.get("device", "cpu"))
     _check_device(device, str(config.get("_path", "the recipe")))
-    distill = config.get("distill") or {}  # {teacher, weight, temperature}: learning without forgetting (stop 41)
+    distill = config.get("distill") or {}  # {teacher, weight, temperature, only_right}: learning without forgetting (stop 41)
     teacher = None
     if distill:
         if box_head:
@@ -531,7 +531,8 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
         box_evaluations=box_evaluations, device=device, teacher=teacher,
         **({"distill_weight": float(distill["weight"])} if "weight" in distill else {}),
-        **({"distill_temperature": float(distill["temperature"])} if "temperature" in distill else {}))
+        **({"distill_temperature": float(distill["temperature"])} if "temperature" in distill else {}),
+        distill_only_right=bool(distill.get("only_right", False)))
     run_dir, target = save_classifier(config, root, model, "train", {"epochs": str(len(history))})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1) + "\n")
     print(f"mjscan train: exported the classifier -> {target} ({target.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)

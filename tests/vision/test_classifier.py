@@ -247,7 +247,8 @@ def test_a_wider_network_starts_as_the_narrow_one_widened(tmp_path):
 def test_a_teacher_keeps_the_student_reading_as_it_did(tmp_path):
     """Stop 41, learning without forgetting: trained on from a network on labels that contradict it, a student with
     that network as its teacher (weight 1: the teacher's readings alone) keeps reading the crops as the teacher
-    does, and one without a teacher learns the new labels instead."""
+    does, and one without a teacher learns the new labels instead; so does one whose teacher counts only where it
+    reads the crop right (nowhere here)."""
     torch = pytest.importorskip("torch")
     from vision.classifier_training import predict, train_classifier
 
@@ -264,6 +265,11 @@ def test_a_teacher_keeps_the_student_reading_as_it_did(tmp_path):
     moved, _ = train_classifier(x, swapped, epochs=6, batch=16, lr=0.01, width=8, seed=0, threads=1, init=saved)
     assert (predict(kept, x).argmax(1) == taught).mean() > 0.9
     assert (predict(moved, x).argmax(1) == swapped).mean() > 0.6 and (predict(moved, x).argmax(1) == taught).mean() < 0.4
+    # distill_only_right: the teacher misreads (nearly) every crop now, so the labels teach, as without a teacher
+    relearnt, _ = train_classifier(x, swapped, epochs=6, batch=16, lr=0.01, width=8, seed=0, threads=1, init=saved,
+                                   teacher=saved, distill_weight=1.0, distill_only_right=True)
+    relearnt_reads = predict(relearnt, x).argmax(1)
+    assert (relearnt_reads == swapped).mean() > 0.6 and (relearnt_reads == taught).mean() < 0.4
     with pytest.raises(ValueError, match="weight in"):
         train_classifier(x, y, epochs=1, batch=16, lr=0.01, width=8, seed=0, threads=1, teacher=saved,
                          distill_weight=0.0)

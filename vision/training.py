@@ -360,7 +360,8 @@ def export(config: dict[str, Any], root: Path, weights: Path) -> Path:
 def average_classifiers_recipe(config: dict[str, Any], root: Path) -> Path:
     """``task: classifier-average``: the mean of the weights of classifier rounds that share a start (a
     "model soup"), exported like a trained round. Round 5 fine-tuned from round 4 reads unseen art styles
-    better and the real photos a little worse; their mean keeps most of both (models/README.md)."""
+    better and the real photos a little worse; their mean keeps most of both (models/README.md). ``weights``, when
+    given, are the rounds' shares of the mean (a weighted soup), in the order of ``average``."""
     try:
         import torch
     except ImportError as error:
@@ -375,11 +376,22 @@ def average_classifiers_recipe(config: dict[str, Any], root: Path) -> Path:
         states.append(torch.load(str(weights), map_location="cpu", weights_only=True))
     if any(set(state) != set(states[0]) for state in states):
         raise TrainingError("The classifiers to average are not the same network.")
-    averaged = {key: (sum(state[key].double() for state in states) / len(states)).to(states[0][key].dtype)
+    shares = config.get("weights")  # each round's share of the mean (stop 41); equal shares unless given
+    if shares is None:
+        shares = [1.0] * len(states)
+    if (not isinstance(shares, list) or len(shares) != len(states)
+            or not all(isinstance(w, (int, float)) and w >= 0 for w in shares) or sum(shares) <= 0):
+        raise TrainingError(f"'weights' must give each of the {len(states)} classifiers a share of 0 or more (not "
+                            f"all 0), not {shares!r}.")
+    total = float(sum(shares))
+    averaged = {key: (sum(w * state[key].double() for w, state in zip(shares, states)) / total).to(states[0][key].dtype)
                 if states[0][key].is_floating_point() else states[-1][key] for key in states[0]}
     model = make_network(int(config.get("network", {}).get("width", 32)))
     model.load_state_dict(averaged)
-    _, target = save_classifier(config, root, model, "average", {"average": json.dumps(list(config["average"]))})
+    metadata = {"average": json.dumps(list(config["average"]))}
+    if config.get("weights") is not None:
+        metadata["weights"] = json.dumps(shares)
+    _, target = save_classifier(config, root, model, "average", metadata)
     print(f"mjscan train: averaged {len(states)} classifiers -> {target} ({target.stat().st_size / 1e6:.1f} MB)",
           file=sys.stderr)
     return target

@@ -289,7 +289,7 @@ def test_training_leaves_pillow_as_it_found_it():
 
 
 def test_the_averaging_recipe_exports_the_mean_of_two_rounds(tmp_path):
-    """``task: classifier-average``: the shipped classifier is the mean of two rounds' weights."""
+    """``task: classifier-average``: the shipped classifier is the mean of two rounds' weights (or a weighted mean)."""
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     pytest.importorskip("onnxruntime")
@@ -315,6 +315,16 @@ export: {onnx: models/classifier.onnx}
     mean = torch.load(tmp_path / "runs" / "mean" / "classifier.pt")
     assert torch.allclose(mean["0.weight"], (states[0]["0.weight"] + states[1]["0.weight"]) / 2)
     assert TileClassifier(target).probabilities(np.zeros((1, 64, 48, 3), np.uint8)).shape == (1, 44)
+    # weighted (stop 41): each round's share of the mean
+    weighted = _write_recipe(tmp_path / "weighted.yaml", (tmp_path / "average.yaml").read_text().replace(
+        "name: mean}", "name: weighted}") + "weights: [0.65, 0.35]\n")
+    train(weighted)
+    soup = torch.load(tmp_path / "runs" / "weighted" / "classifier.pt")
+    assert torch.allclose(soup["0.weight"], 0.65 * states[0]["0.weight"] + 0.35 * states[1]["0.weight"], atol=1e-6)
+    for bad in ("[1.0]", "[-1, 2]", "[0, 0]", "half"):
+        wrong = _write_recipe(tmp_path / "bad.yaml", (tmp_path / "average.yaml").read_text() + f"weights: {bad}\n")
+        with pytest.raises(TrainingError, match="'weights' must give each"):
+            train(wrong)
     (tmp_path / "runs" / "round2.pt").unlink()
     with pytest.raises(TrainingError, match="missing"):
         train(recipe)

@@ -516,8 +516,9 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
             else:
                 xb = augment(xb, generator, channel_shuffle=channel_shuffle)
                 logits = model(xb)
-                loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
-                if teacher_model is not None:
+                if teacher_model is None:
+                    loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+                else:
                     with torch.no_grad():
                         taught_logits = teacher_model(xb)
                         taught_probs = F.softmax(taught_logits / distill_temperature, dim=1)

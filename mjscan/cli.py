@@ -517,6 +517,9 @@ def _add_synth(commands: Any) -> None:
                            "in a brush hand four styles in five; fetches three calligraphy fonts from npm); or 5 "
                            "(4, with half the styles' numerals in a printed display face instead; fetches three "
                            "more fonts from npm)")
+    prep.add_argument("--style", action="append", metavar="NAME",
+                      help="only this style (repeatable; the held-out one always comes along), e.g. the opt-in "
+                           "xm-real and xm-dorothys, xmahjongg's photographed and pixel-art tilesets")
     prep.set_defaults(run=cmd_prepare_art)
 
 
@@ -609,6 +612,8 @@ def cmd_prepare_art(args: argparse.Namespace) -> int:
     if args.random:
         argv += ["--random", str(args.random), "--random-seed", str(args.random_seed),
                  "--random-generation", str(args.random_generation)]
+    for name in args.style or ():
+        argv += ["--style", name]
     return prepare_main(argv)
 
 

@@ -443,3 +443,14 @@ def test_prepare_art_offers_every_painter_generation():
     prepare = synth.choices["prepare-art"]
     option = next(a for a in prepare._actions if "--random-generation" in a.option_strings)
     assert tuple(option.choices) == RANDOM_GENERATIONS
+
+
+def test_prepare_art_passes_the_styles_it_is_given(monkeypatch):
+    """``mjscan synth prepare-art --style NAME`` (stop 41: the opt-in xmahjongg styles are built only when named)."""
+    import datasets.art.prepare
+
+    seen = []
+    monkeypatch.setattr(datasets.art.prepare, "main", lambda argv: seen.append(argv) or 0)
+    assert mjscan.cli.main(["synth", "prepare-art", "--out", "art-xm", "--quiet", "--style", "xm-real",
+                            "--style", "xm-dorothys"]) == 0
+    assert seen == [["--out", "art-xm", "--quiet", "--style", "xm-real", "--style", "xm-dorothys"]]

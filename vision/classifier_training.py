@@ -373,6 +373,13 @@ def widen_state(state: dict, factor: int, *, noise: float = 0.0, seed: int = 0) 
     return wide
 
 
+def read_state(source: str | os.PathLike[str] | dict) -> dict:
+    """A state dict as given, or read (on the CPU) from the path given."""
+    import torch
+
+    return source if isinstance(source, dict) else torch.load(str(source), map_location="cpu", weights_only=True)
+
+
 def load_weights(model, state: dict) -> None:
     """Load a state dict into ``model``. A plain classifier's weights (``make_network()``) start a network
     with a box head: its body and class head take them, the box head starts from random weights."""
@@ -464,7 +471,7 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     with_boxes = train_boxes is not None
     model = make_network(width, classes, box_head=with_boxes)
     if init is not None:
-        state = init if isinstance(init, dict) else torch.load(str(init), map_location="cpu", weights_only=True)
+        state = read_state(init)
         start_width = network_width(state)
         if start_width != width:  # a wider network starts as the narrow one widened (widen_state)
             if with_boxes or width % start_width:
@@ -482,8 +489,7 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
         if not 0.0 < distill_weight <= 1.0 or distill_temperature <= 0.0:
             raise ValueError(f"Distillation needs a weight in (0, 1] and a temperature above 0, not {distill_weight} "
                              f"and {distill_temperature}.")
-        taught = teacher if isinstance(teacher, dict) else torch.load(str(teacher), map_location="cpu",
-                                                                     weights_only=True)
+        taught = read_state(teacher)
         teacher_model = make_network(network_width(taught), classes)
         load_weights(teacher_model, taught)
         teacher_model.to(on).eval()

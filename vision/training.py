@@ -454,7 +454,8 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         import onnx  # noqa: F401
     except ImportError as error:
         raise TrainingError(f"Training the classifier needs torch and onnx ({error}): pip install -e '.[train]'") from None
-    from vision.classifier_training import PHOTO_SUFFIXES, build_crops, train_classifier
+    from vision.classifier_training import (DISTILL_TEMPERATURE, DISTILL_WEIGHT, PHOTO_SUFFIXES, build_crops,
+                                            train_classifier)
 
     data = config["data"]
     crops = config.get("crops", {})
@@ -542,8 +543,8 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
         train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
         box_evaluations=box_evaluations, device=device, teacher=teacher,
-        **({"distill_weight": float(distill["weight"])} if "weight" in distill else {}),
-        **({"distill_temperature": float(distill["temperature"])} if "temperature" in distill else {}),
+        distill_weight=float(distill.get("weight", DISTILL_WEIGHT)),
+        distill_temperature=float(distill.get("temperature", DISTILL_TEMPERATURE)),
         distill_only_right=bool(distill.get("only_right", False)))
     run_dir, target = save_classifier(config, root, model, "train", {"epochs": str(len(history))})
     (run_dir / "history.json").write_text(json.dumps(history, indent=1) + "\n")

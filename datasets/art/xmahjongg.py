@@ -18,6 +18,7 @@ from tile to tile, the surface does not). The face is the flat area inside the b
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from PIL import Image
@@ -36,16 +37,24 @@ def _suit(row: int, suit: str) -> dict[str, tuple[int, int]]:
     return {f"{rank}{suit}": (row, rank - 1) for rank in range(1, 10)}
 
 
-# theme -> (columns, rows of faces (a second set of rows, highlighted, is not used), code -> (row, column), author,
-# the blank tile's (row, column) or None)
-XMAHJONGG_THEMES: dict[str, tuple[int, int, dict[str, tuple[int, int]], str, tuple[int, int] | None]] = {
-    "real": (9, 5, {**_suit(0, "p"), **_suit(1, "s"), **_suit(2, "m"),
+class Sheet(NamedTuple):
+    """How one tileset's GIF is laid out."""
+
+    columns: int
+    rows: int  # of faces (a second set of rows, highlighted, is not used)
+    positions: dict[str, tuple[int, int]]  # code -> (row, column)
+    author: str
+    blank: tuple[int, int] | None  # the blank tile's (row, column), where the sheet has one
+
+
+XMAHJONGG_THEMES: dict[str, Sheet] = {
+    "real": Sheet(9, 5, {**_suit(0, "p"), **_suit(1, "s"), **_suit(2, "m"),
                     "5f": (3, 0), "6f": (3, 1), "7f": (3, 2), "8f": (3, 3),
                     "4z": (3, 4), "2z": (3, 5), "1z": (3, 6), "3z": (3, 7),
                     "1f": (4, 0), "2f": (4, 1), "3f": (4, 2), "4f": (4, 3),
                     "6z": (4, 4), "5z": (4, 5), "7z": (4, 6)},
              "Mark Sanctuary, 1999", (4, 7)),
-    "dorothys": (21, 4, {**_suit(0, "p"), "4z": (0, 9), "3z": (0, 10), "2z": (0, 11), "1z": (0, 12),
+    "dorothys": Sheet(21, 4, {**_suit(0, "p"), "4z": (0, 9), "3z": (0, 10), "2z": (0, 11), "1z": (0, 12),
                          "7z": (0, 13), "6z": (0, 14),
                          **{f"{rank}m": (0, 14 + rank) for rank in range(1, 7)},
                          **{f"{rank}m": (1, rank - 7) for rank in range(7, 10)},
@@ -65,18 +74,18 @@ def find_tileset(theme: str) -> Path | None:
 
 
 def license_of(theme: str) -> str:
-    return XMAHJONGG_LICENSE.format(author=XMAHJONGG_THEMES[theme][3])
+    return XMAHJONGG_LICENSE.format(author=XMAHJONGG_THEMES[theme].author)
 
 
 def sheet_tiles(theme: str, sheet: np.ndarray) -> dict[str, np.ndarray]:
     """Code -> the tile's cell of the sheet (RGBA), bevel and all."""
-    columns, rows, positions, _, _ = XMAHJONGG_THEMES[theme]
-    return {code: _cell(sheet, columns, rows, row, column) for code, (row, column) in positions.items()}
+    layout = XMAHJONGG_THEMES[theme]
+    return {code: _cell(sheet, layout, row, column) for code, (row, column) in layout.positions.items()}
 
 
-def _cell(sheet: np.ndarray, columns: int, rows: int, row: int, column: int) -> np.ndarray:
+def _cell(sheet: np.ndarray, layout: Sheet, row: int, column: int) -> np.ndarray:
     height, width = sheet.shape[:2]
-    cell_w, cell_h = width / columns, height / rows
+    cell_w, cell_h = width / layout.columns, height / layout.rows
     x0, y0 = round(column * cell_w), round(row * cell_h)
     return sheet[y0:y0 + int(cell_h), x0:x0 + int(cell_w)]
 
@@ -108,8 +117,8 @@ def xmahjongg_faces(theme: str, width: int, height: int, *, floor: float = 24.0)
         raise FileNotFoundError(f"The xmahjongg tileset {theme!r} is not installed (package xmahjongg).")
     sheet = np.asarray(Image.open(path).convert("RGBA")).copy()
     tiles = sheet_tiles(theme, sheet)
-    columns, rows, _, _, blank_at = XMAHJONGG_THEMES[theme]
-    surface = _cell(sheet, columns, rows, *blank_at) if blank_at else commonest(list(tiles.values()))
+    blank_at = XMAHJONGG_THEMES[theme].blank
+    surface = _cell(sheet, XMAHJONGG_THEMES[theme], *blank_at) if blank_at else commonest(list(tiles.values()))
     x0, y0, x1, y1 = face_box(surface)
     if blank_at:  # a photographed tile lies a little differently in each cell: keep clear of the cells' edges
         dx, dy = round(PHOTO_INSET * (x1 - x0)), round(PHOTO_INSET * (y1 - y0))

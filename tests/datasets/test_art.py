@@ -246,15 +246,14 @@ def _xmahjongg_sheet(path, theme):
     columns, rows, positions, _, blank = XMAHJONGG_THEMES[theme]
     cell_w, cell_h = 64, 80
     sheet = np.zeros((rows * cell_h, columns * cell_w, 3), np.uint8)
-    colours = {}
-    for k, (code, (row, column)) in enumerate(sorted(positions.items())):
-        colours[code] = (20 + 5 * k, 200 - 4 * k, (37 * k) % 200)
     for row in range(rows):
         for column in range(columns):
             y, x = row * cell_h, column * cell_w
             sheet[y:y + cell_h, x:x + cell_w] = (120, 100, 70)            # the bevel
             sheet[y + 6:y + cell_h - 6, x + 6:x + cell_w - 6] = (236, 230, 210)  # the flat face
+    colours = {}
     for k, (code, (row, column)) in enumerate(sorted(positions.items())):  # marks in three places, as prints vary
+        colours[code] = (20 + 5 * k, 200 - 4 * k, (37 * k) % 200)
         y, x = row * cell_h + (24, 32, 40)[k % 3], column * cell_w + (16, 24, 32)[k % 3]
         sheet[y:y + 16, x:x + 16] = colours[code]
     Image.fromarray(sheet).save(path)

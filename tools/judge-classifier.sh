@@ -36,7 +36,7 @@ cd "$root" || exit
 python=${PYTHON:-python3}
 mkdir -p "$out/model" || exit
 for model in detector.onnx axis.onnx bonus.onnx; do ln -sf "$(realpath models/$model)" "$out/model/$model"; done
-ln -sf "$(realpath "$classifier")" "$out/model/classifier.onnx"
+ln -sf "$classifier" "$out/model/classifier.onnx"
 limited=(); [ -n "$limit" ] && limited=(--limit "$limit")
 
 judge_seeds() {  # the held-out hands of the seeds given, one after another

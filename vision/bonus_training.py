@@ -25,7 +25,7 @@ from PIL import Image, ImageOps
 from vision.bonus_reader import BONUS_CLASS_IDS, READER_NAMES, READER_SIZE, TRIGGER, bonus_share
 from vision.classes import NUM_CLASSES
 from vision.classifier_training import (PHOTO_SUFFIXES, gather_crops, jitter_box, photo_paths, read_yolo_labels,
-                                       sidecar_axes)
+                                       read_state, sidecar_axes)
 from vision.crops import tile_crop, tile_crops, upright_crops
 
 OTHER_ID = len(READER_NAMES) - 1
@@ -194,7 +194,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         path = root / config["init"]
         if not path.is_file():
             raise TrainingError(f"The bonus reader's starting weights '{path}' are missing.")
-        init = reader_start(torch.load(str(path), map_location="cpu", weights_only=True))
+        init = reader_start(read_state(path))
     counts = np.bincount(train_y, minlength=len(READER_NAMES)).tolist()
     print(f"mjscan train: {len(train_x)} crops of {size[0]} x {size[1]} ({dict(zip(READER_NAMES, counts))}), "
           f"{len(sources)} sources", file=sys.stderr)

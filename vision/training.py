@@ -363,17 +363,17 @@ def average_classifiers_recipe(config: dict[str, Any], root: Path) -> Path:
     better and the real photos a little worse; their mean keeps most of both (models/README.md). ``weights``, when
     given, are the rounds' shares of the mean (a weighted soup), in the order of ``average``."""
     try:
-        import torch
+        import torch  # noqa: F401
     except ImportError as error:
         raise TrainingError(f"Averaging classifiers needs torch ({error}): pip install -e '.[train]'") from None
-    from vision.classifier_training import make_network
+    from vision.classifier_training import make_network, read_state
 
     states = []
     for name in config["average"]:
         weights = root / name
         if not weights.is_file():
             raise TrainingError(f"The classifier weights '{weights}' to average are missing: train that round first.")
-        states.append(torch.load(str(weights), map_location="cpu", weights_only=True))
+        states.append(read_state(weights))
     if any(set(state) != set(states[0]) for state in states):
         raise TrainingError("The classifiers to average are not the same network.")
     shares = config.get("weights")  # each round's share of the mean (stop 41); equal shares unless given

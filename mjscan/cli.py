@@ -498,6 +498,9 @@ def _add_synth(commands: Any) -> None:
     synth.add_argument("--kinds", nargs="+", metavar="KIND",
                        help="scene kinds to draw from: guide crooked two_rows grid table scattered heap "
                             "(default: all but heap, which is only drawn when named)")
+    synth.add_argument("--clutter", type=float, default=0.0, metavar="SHARE",
+                       help="the share of photos (0-1) with unlabelled things on the table beside the hand: phones, "
+                            "scoring sticks, dice, coins, cups, pens, score sheets (default 0)")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
     synth.set_defaults(run=cmd_synth)
     sub = synth.add_subparsers(dest="synth_command", metavar="prepare-art")
@@ -553,6 +556,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.count < 0 or (args.workers is not None and args.workers < 1):
         _err("--count must be at least 0 and --workers at least 1.")
         return EXIT_INVALID
+    if not 0.0 <= args.clutter <= 1.0:
+        _err(f"--clutter is a share of the photos, from 0 to 1, not {args.clutter:g}.")
+        return EXIT_INVALID
     try:
         size = _parse_size(args.size)
     except InputError as error:
@@ -592,7 +598,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     except ValueError as error:
         _err(str(error))
         return EXIT_INVALID
-    options = RenderOptions(size=size, kinds=tuple(args.kinds) if args.kinds else None)
+    options = RenderOptions(size=size, kinds=tuple(args.kinds) if args.kinds else None, clutter=args.clutter)
     summary = render_set(args.out, args.count, args.seed, styles, options, workers=args.workers, start=args.start,
                          progress=not args.quiet)
     if args.preview:

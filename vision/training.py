@@ -147,12 +147,15 @@ def render_synthetic(root: Path, spec: dict[str, Any]) -> Path | None:
         return None
     out = root / spec["out"]
     done = _made_with(out / "synth.json")
-    if done.get("seed") == spec["seed"] and done.get("count") == spec["count"]:
+    if done.get("seed") == spec["seed"] and done.get("count") == spec["count"] and \
+            float((done.get("options") or {}).get("clutter", 0.0)) == float(spec.get("clutter", 0.0)):
         return out / "images"
     command = [sys.executable, "-m", "mjscan", "synth", "--count", str(spec["count"]), "--out", str(out),
                "--seed", str(spec["seed"]), "--size", str(spec.get("size", "640")), "--quiet"]
     if spec.get("kinds"):
         command += ["--kinds", *spec["kinds"]]
+    if spec.get("clutter"):
+        command += ["--clutter", str(spec["clutter"])]
     if spec.get("art"):
         command += ["--art", str(prepare_random_art(root, spec["art"]))]
     print("mjscan train: rendering", " ".join(command[3:]), file=sys.stderr)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from datasets.labels import BACK, class_id, yolo_line
-from datasets.render import background, effects
+from datasets.render import background, clutter, effects
 from datasets.render.camera import SHIFT, Camera, look_at, to_cv
 from datasets.render.hands import random_hand
 from datasets.render.layout import Scene, Tray, compose
@@ -33,6 +33,7 @@ from scorer.hand import Hand
 BACK_COLOURS = {"green": (50, 125, 40), "blue": (150, 85, 25), "orange": (35, 125, 230), "yellow": (40, 185, 225),
                 "red": (40, 40, 185)}  # BGR
 _CACHE = TextureCache()
+CLUTTER_STREAM = 43  # the clutter's random stream: default_rng([seed, index, CLUTTER_STREAM])
 
 
 @dataclass(frozen=True)
@@ -56,13 +57,17 @@ class RenderOptions:
     ``kinds``: the scene kinds to draw from, evenly (default: ``layout.DEFAULT_KINDS`` by
     ``layout.SCENE_WEIGHTS``: all but the opt-in ``heap``). ``min_visible``: a tile whose visible face
     is less than this fraction of its face is left out of the YOLO labels (kept in the sidecar, with
-    ``labelled: false``). ``plain``: no texture, shadow, glare, fingers, blur, noise (for tests)."""
+    ``labelled: false``). ``plain``: no texture, shadow, glare, fingers, blur, noise (for tests). ``clutter``: the share of photos with
+    things on the table beside the hand (phones, scoring sticks, dice, coins, cups, pens, score sheets;
+    ``clutter.draw_clutter``), never labelled. They are drawn from a random stream of their own, so that a set
+    rendered with ``clutter`` 0 is the same photo for photo as before the option existed."""
 
     size: int | tuple[int, int] = 1280
     kinds: Sequence[str] | None = None
     min_visible: float = 0.4
     plain: bool = False
     jpeg_quality: tuple[int, int] = (45, 95)
+    clutter: float = 0.0
 
 
 @dataclass
@@ -401,11 +406,16 @@ def render_photo(styles: Sequence[Any], seed: int, index: int, options: RenderOp
         if not opts.plain:
             _tray_shadow(canvas, cam, scene.tray, light, rng, cam_info["tile_px"])
         draw_tray(canvas, cam, scene.tray, light)
+    finish: dict[str, Any] = {}
+    if opts.clutter > 0 and not opts.plain:
+        clutter_rng = np.random.default_rng([seed, index, CLUTTER_STREAM])
+        if clutter_rng.random() < opts.clutter:
+            finish["clutter"] = clutter.draw_clutter(clutter_rng, canvas, cam, [(t.x, t.y) for t in scene.tiles],
+                                                     body.W, light.direction)
     if not opts.plain:
         draw_shadows(canvas, renderer, scene.tiles, light, light_info["hard_shadows"], rng, cam_info["tile_px"], floor)
     idbuf, records = render_tiles(canvas, renderer, scene.tiles)
 
-    finish: dict[str, Any] = {}
     if not opts.plain:
         if rng.random() < 0.15:
             drawn = [r for r in records if r.drawn.area > 0]

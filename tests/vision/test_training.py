@@ -83,6 +83,34 @@ def test_checkpoints_read_the_results_back_without_polars(tmp_path, monkeypatch)
     assert BaseTrainer.read_results_csv(SimpleNamespace(csv=tmp_path / "none.csv")) == {}
 
 
+def test_a_set_with_clutter_is_rendered_with_it_and_again_when_the_share_changes(tmp_path, monkeypatch):
+    """``data.synthetic[].clutter``: handed to ``mjscan synth --clutter``; a set rendered with another share (or
+    none, as every set before stop 43) is rendered again rather than taken as it is."""
+    import subprocess
+
+    calls = []
+
+    def run(command, **kwargs):
+        calls.append(command)
+        out = Path(command[command.index("--out") + 1])
+        share = float(command[command.index("--clutter") + 1]) if "--clutter" in command else 0.0
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "synth.json").write_text(json.dumps({"seed": 5, "count": 3, "options": {"clutter": share}}))
+
+    monkeypatch.setattr(subprocess, "run", run)
+    spec = {"out": "data/cluttered", "count": 3, "seed": 5, "clutter": 0.5}
+    assert render_synthetic(tmp_path, spec) == tmp_path / "data" / "cluttered" / "images"
+    assert calls[0][calls[0].index("--clutter") + 1] == "0.5"
+    render_synthetic(tmp_path, spec)  # made with that share: kept
+    assert len(calls) == 1
+    render_synthetic(tmp_path, {**spec, "clutter": 1.0})
+    assert len(calls) == 2 and calls[1][calls[1].index("--clutter") + 1] == "1.0"
+    render_synthetic(tmp_path, {"out": "data/cluttered", "count": 3, "seed": 5})  # none asked: rendered without
+    assert len(calls) == 3 and "--clutter" not in calls[2]
+    render_synthetic(tmp_path, {"out": "data/cluttered", "count": 3, "seed": 5})
+    assert len(calls) == 3
+
+
 def test_a_set_in_random_art_styles_paints_its_bundle_once_and_renders_with_it(tmp_path, monkeypatch):
     """``data.synthetic[].art: {out, random, seed}``: the recipe's own bundle of random painted styles is built
     (unless it is there already) and handed to ``mjscan synth --art``."""

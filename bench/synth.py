@@ -1,7 +1,7 @@
 """Speed of the synthetic photo renderer: photos per second at 640, 1280 and 4000 px, 1 and 2 workers.
 
     python bench/synth.py [--art DIR | --procedural-art] [--photos 60] [--sizes 640 1280 4000]
-                          [--workers 1 2] [--seed 1] [--keep DIR]
+                          [--workers 1 2] [--seed 1] [--keep DIR] [--clutter SHARE]
 
 Each configuration renders the same photos (seed, indices 0..N-1, fewer at 4000 px) through
 ``datasets.render.render_set``, the path ``mjscan synth`` takes: render, JPEG-encode, write the image,
@@ -9,7 +9,9 @@ its YOLO labels and its sidecar. Time is wall-clock from the first photo to the 
 of the workers is included (it is small next to a real run). The faces come from the art bundle (default
 ./art, else the repository's art/) or, with --procedural-art or when there is none, from faces drawn in
 code: those are smaller (96 x 72 against 160 x 120), so the real bundle is a little slower.
-The machine may be shared: run it twice and trust figures that agree.
+The machine may be shared: run it twice and trust figures that agree. ``--clutter SHARE`` renders each
+configuration twice, without clutter and with it (``mjscan synth --clutter``), one after the other, and prints
+the ratio of their times.
 """
 
 from __future__ import annotations
@@ -48,11 +50,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", help="keep the rendered photos under this folder")
+    parser.add_argument("--clutter", type=float, default=0.0, metavar="SHARE",
+                        help="also render each configuration with this share of photos cluttered, and compare")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.clutter <= 1.0:
+        parser.error(f"--clutter is a share from 0 to 1, not {args.clutter:g}")
 
     styles, source = load_styles(args.art, args.procedural_art)
     print(f"renderer speed: {source}; {os.cpu_count()} cores; seed {args.seed}")
-    print(f"{'size':>6} {'workers':>7} {'photos':>6} {'seconds':>8} {'photos/s':>9} {'ms/photo/worker':>16}")
+    print(f"{'size':>6} {'workers':>7} {'clutter':>7} {'photos':>6} {'seconds':>8} {'photos/s':>9} "
+          f"{'ms/photo/worker':>16} {'time ratio':>10}")
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="mjscan-bench-synth-"))
     try:
         # warm up: caches of face textures are per process, and forked workers inherit them
@@ -60,12 +67,16 @@ def main(argv: list[str] | None = None) -> int:
         for size in args.sizes:
             n = args.photos if size <= 2000 else max(4, args.photos // 4)
             for workers in args.workers:
-                out = root / f"{size}-{workers}"
-                result = render_set(out, n, args.seed, styles, RenderOptions(size=size), workers=workers,
-                                    progress=False)
-                per = result["seconds"] / n * workers * 1000
-                print(f"{size:>6} {workers:>7} {n:>6} {result['seconds']:>8.2f} {result['photos_per_second']:>9.2f} "
-                      f"{per:>16.0f}", flush=True)
+                base = None
+                for share in ([0.0, args.clutter] if args.clutter else [0.0]):
+                    out = root / f"{size}-{workers}-{share:g}"
+                    result = render_set(out, n, args.seed, styles, RenderOptions(size=size, clutter=share),
+                                        workers=workers, progress=False)
+                    per = result["seconds"] / n * workers * 1000
+                    base = result["seconds"] if base is None else base
+                    print(f"{size:>6} {workers:>7} {share:>7g} {n:>6} {result['seconds']:>8.2f} "
+                          f"{result['photos_per_second']:>9.2f} {per:>16.0f} {result['seconds'] / base:>10.2f}",
+                          flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -21,20 +21,20 @@ import numpy as np
 from datasets.render import effects
 from datasets.render.camera import Camera, cv_homography
 
-PX_PER_MM = 6.0  # the objects' pictures: fine enough for the nearest camera, warped down for the rest
+PX_PER_MM = 6.0  # the objects' pictures at most: their resolution follows the photo's (``draw_clutter``)
 
 
-def _canvas(w_mm: float, h_mm: float) -> np.ndarray:
-    return np.zeros((max(2, int(round(h_mm * PX_PER_MM))), max(2, int(round(w_mm * PX_PER_MM))), 4), np.uint8)
+def _canvas(k: float, w_mm: float, h_mm: float) -> np.ndarray:
+    return np.zeros((max(2, int(round(h_mm * k))), max(2, int(round(w_mm * k))), 4), np.uint8)
 
 
-def _p(*mm: float) -> tuple[int, ...]:
-    return tuple(int(round(v * PX_PER_MM)) for v in mm)
+def _p(k: float, *mm: float) -> tuple[int, ...]:
+    return tuple(int(round(v * k)) for v in mm)
 
 
-def _rounded_rect(img: np.ndarray, colour, radius_mm: float, inset_mm: float = 0.0) -> None:
+def _rounded_rect(img: np.ndarray, k: float, colour, radius_mm: float, inset_mm: float = 0.0) -> None:
     h, w = img.shape[:2]
-    r, i = int(radius_mm * PX_PER_MM), int(inset_mm * PX_PER_MM)
+    r, i = int(radius_mm * k), int(inset_mm * k)
     r = max(1, min(r, (w - 2 * i) // 2 - 1, (h - 2 * i) // 2 - 1))
     c = (*colour, 255)
     cv2.rectangle(img, (i + r, i), (w - 1 - i - r, h - 1 - i), c, -1, cv2.LINE_AA)
@@ -49,39 +49,39 @@ def _grain(rng: np.random.Generator, img: np.ndarray, amount: float) -> None:
     img[..., :3] = np.clip(img[..., :3].astype(np.float32) + n, 0, 255).astype(np.uint8)
 
 
-def phone(rng: np.random.Generator) -> np.ndarray:
+def phone(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A phone lying face down (its camera's lenses: rings that look like dots) or face up (a dark screen)."""
     w, h = rng.uniform(64, 78), rng.uniform(140, 162)
-    img = _canvas(w, h)
+    img = _canvas(k, w, h)
     body = rng.choice([(25, 25, 28), (200, 200, 205), (60, 45, 150), (120, 90, 40), (80, 160, 200), (40, 40, 40),
                        (170, 200, 230)])
     body = tuple(int(v) for v in np.clip(np.array(body) * rng.uniform(0.8, 1.15), 0, 255))
-    _rounded_rect(img, body, rng.uniform(7, 12))
+    _rounded_rect(img, k, body, rng.uniform(7, 12))
     if rng.random() < 0.65:  # its back: a camera block with two or three lenses, a flash
         block = rng.uniform(28, 38)
         cx0, cy0 = rng.uniform(4, 7), rng.uniform(4, 7)
-        sub = img[_p(cy0)[0]:_p(cy0 + block)[0], _p(cx0)[0]:_p(cx0 + block)[0]]
+        sub = img[_p(k, cy0)[0]:_p(k, cy0 + block)[0], _p(k, cx0)[0]:_p(k, cx0 + block)[0]]
         shade = tuple(int(v * rng.uniform(0.7, 1.1)) for v in body)
-        _rounded_rect(sub, shade, rng.uniform(5, 9))
+        _rounded_rect(sub, k, shade, rng.uniform(5, 9))
         lenses = int(rng.integers(2, 4))
         spots = [(0.3, 0.3), (0.3, 0.72), (0.72, 0.5)][:lenses] if lenses == 3 else [(0.3, 0.3), (0.3, 0.72)]
         for fx, fy in spots:
-            centre = _p(cx0 + fx * block, cy0 + fy * block)
+            centre = _p(k, cx0 + fx * block, cy0 + fy * block)
             radius = rng.uniform(5.5, 7.5)
-            cv2.circle(img, centre, _p(radius)[0], (70, 70, 75, 255), -1, cv2.LINE_AA)
-            cv2.circle(img, centre, _p(radius * 0.78)[0], (12, 12, 14, 255), -1, cv2.LINE_AA)
-            cv2.circle(img, centre, _p(radius * 0.42)[0], (40, 25, 30, 255), -1, cv2.LINE_AA)
-            cv2.circle(img, (centre[0] - _p(radius * 0.2)[0], centre[1] - _p(radius * 0.2)[0]),
-                       max(1, _p(radius * 0.12)[0]), (230, 230, 230, 255), -1, cv2.LINE_AA)
-        cv2.circle(img, _p(cx0 + 0.72 * block, cy0 + 0.22 * block), _p(2.2)[0], (190, 220, 235, 255), -1,
+            cv2.circle(img, centre, _p(k, radius)[0], (70, 70, 75, 255), -1, cv2.LINE_AA)
+            cv2.circle(img, centre, _p(k, radius * 0.78)[0], (12, 12, 14, 255), -1, cv2.LINE_AA)
+            cv2.circle(img, centre, _p(k, radius * 0.42)[0], (40, 25, 30, 255), -1, cv2.LINE_AA)
+            cv2.circle(img, (centre[0] - _p(k, radius * 0.2)[0], centre[1] - _p(k, radius * 0.2)[0]),
+                       max(1, _p(k, radius * 0.12)[0]), (230, 230, 230, 255), -1, cv2.LINE_AA)
+        cv2.circle(img, _p(k, cx0 + 0.72 * block, cy0 + 0.22 * block), _p(k, 2.2)[0], (190, 220, 235, 255), -1,
                    cv2.LINE_AA)
         if rng.random() < 0.5:  # a maker's mark in the middle
-            cv2.circle(img, _p(w / 2, h * 0.45), _p(rng.uniform(5, 8))[0],
+            cv2.circle(img, _p(k, w / 2, h * 0.45), _p(k, rng.uniform(5, 8))[0],
                        tuple(int(v * 0.85) for v in body) + (255,), -1, cv2.LINE_AA)
     else:  # face up: a black screen with a reflection across it
-        _rounded_rect(img, (12, 12, 16), rng.uniform(6, 10), inset_mm=rng.uniform(1.5, 3))
+        _rounded_rect(img, k, (12, 12, 16), rng.uniform(6, 10), inset_mm=rng.uniform(1.5, 3))
         x = rng.uniform(0, w)
-        pts = np.array([_p(x, 0), _p(x + 25, 0), _p(x - 15, h), _p(x - 40, h)], np.int32)
+        pts = np.array([_p(k, x, 0), _p(k, x + 25, 0), _p(k, x - 15, h), _p(k, x - 40, h)], np.int32)
         glow = img.copy()
         cv2.fillConvexPoly(glow, pts, (60, 60, 70, 255), cv2.LINE_AA)
         screen = img[..., 0] < 30
@@ -90,45 +90,45 @@ def phone(rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def scoring_sticks(rng: np.random.Generator) -> np.ndarray:
+def scoring_sticks(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A few counting sticks side by side, ivory, marked with red and black dots (the commonest markings)."""
     n = int(rng.integers(2, 7))
     length, width, gap = rng.uniform(95, 125), rng.uniform(7, 10), rng.uniform(0.5, 6)
-    img = _canvas(length, n * (width + gap))
+    img = _canvas(k, length, n * (width + gap))
     ivory = tuple(int(v) for v in rng.uniform(200, 250) * np.array([0.93, 0.98, 1.0]))
-    for k in range(n):
-        y0 = k * (width + gap)
-        sub = img[_p(y0)[0]:_p(y0 + width)[0]]
-        _rounded_rect(sub, ivory, width / 2)
+    for stick in range(n):
+        y0 = stick * (width + gap)
+        sub = img[_p(k, y0)[0]:_p(k, y0 + width)[0]]
+        _rounded_rect(sub, k, ivory, width / 2)
         yc = y0 + width / 2
         mark = int(rng.integers(4))
         if mark == 0:  # one big red dot
-            cv2.circle(img, _p(length / 2, yc), _p(width * 0.3)[0], (40, 40, 200, 255), -1, cv2.LINE_AA)
+            cv2.circle(img, _p(k, length / 2, yc), _p(k, width * 0.3)[0], (40, 40, 200, 255), -1, cv2.LINE_AA)
         elif mark == 1:  # a row of small black dots at each end
             dots = int(rng.integers(3, 6))
             for end in (0.12, 0.88 - 0.05 * (dots - 1)):
                 for d in range(dots):
-                    cv2.circle(img, _p(length * (end + 0.05 * d), yc), _p(width * 0.13)[0], (20, 20, 20, 255), -1,
+                    cv2.circle(img, _p(k, length * (end + 0.05 * d), yc), _p(k, width * 0.13)[0], (20, 20, 20, 255), -1,
                                cv2.LINE_AA)
         elif mark == 2:  # a red dot amid black ones
             for f in (0.35, 0.43, 0.57, 0.65):
-                cv2.circle(img, _p(length * f, yc), _p(width * 0.14)[0], (20, 20, 20, 255), -1, cv2.LINE_AA)
-            cv2.circle(img, _p(length / 2, yc), _p(width * 0.2)[0], (40, 40, 200, 255), -1, cv2.LINE_AA)
+                cv2.circle(img, _p(k, length * f, yc), _p(k, width * 0.14)[0], (20, 20, 20, 255), -1, cv2.LINE_AA)
+            cv2.circle(img, _p(k, length / 2, yc), _p(k, width * 0.2)[0], (40, 40, 200, 255), -1, cv2.LINE_AA)
         else:  # two rows of dots along the stick
             for f in np.linspace(0.2, 0.8, int(rng.integers(5, 9))):
                 for dy in (-0.22, 0.22):
-                    cv2.circle(img, _p(length * f, yc + dy * width), _p(width * 0.1)[0], (30, 30, 150, 255), -1,
+                    cv2.circle(img, _p(k, length * f, yc + dy * width), _p(k, width * 0.1)[0], (30, 30, 150, 255), -1,
                                cv2.LINE_AA)
     _grain(rng, img, 2.5)
     return img
 
 
-def die(rng: np.random.Generator) -> np.ndarray:
+def die(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A die's top face: a rounded square with pips (the one pip often large and red, as on mahjong dice)."""
     side = rng.uniform(12, 20)
-    img = _canvas(side, side)
+    img = _canvas(k, side, side)
     face = tuple(int(v) for v in rng.uniform(215, 250) * np.array([0.95, 0.98, 1.0]))
-    _rounded_rect(img, face, side * 0.18)
+    _rounded_rect(img, k, face, side * 0.18)
     value = int(rng.integers(1, 7))
     spots = {1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
              4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
@@ -137,94 +137,94 @@ def die(rng: np.random.Generator) -> np.ndarray:
     for fx, fy in spots:
         red = value in (1, 4)
         radius = side * (0.17 if value == 1 else 0.085)
-        cv2.circle(img, _p(fx * side, fy * side), max(1, _p(radius)[0]),
+        cv2.circle(img, _p(k, fx * side, fy * side), max(1, _p(k, radius)[0]),
                    ((30, 30, 190) if red else (25, 25, 25)) + (255,), -1, cv2.LINE_AA)
     _grain(rng, img, 2)
     return img
 
 
-def coin(rng: np.random.Generator) -> np.ndarray:
+def coin(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A coin or a gaming chip: a disc with a rim (a chip's rim striped)."""
     d = rng.uniform(18, 40)
-    img = _canvas(d, d)
-    c = _p(d / 2, d / 2)
+    img = _canvas(k, d, d)
+    c = _p(k, d / 2, d / 2)
     if rng.random() < 0.5:
         metal = rng.choice([(60, 150, 190), (170, 170, 170), (50, 110, 160)])
         base = tuple(int(v) for v in np.array(metal) * rng.uniform(0.85, 1.15))
-        cv2.circle(img, c, _p(d / 2)[0], base + (255,), -1, cv2.LINE_AA)
-        cv2.circle(img, c, _p(d * 0.42)[0], tuple(int(v * 0.85) for v in base) + (255,), max(1, _p(0.6)[0]),
+        cv2.circle(img, c, _p(k, d / 2)[0], base + (255,), -1, cv2.LINE_AA)
+        cv2.circle(img, c, _p(k, d * 0.42)[0], tuple(int(v * 0.85) for v in base) + (255,), max(1, _p(k, 0.6)[0]),
                    cv2.LINE_AA)
-        cv2.circle(img, c, _p(d * 0.18)[0], tuple(int(v * 0.8) for v in base) + (255,), -1, cv2.LINE_AA)
+        cv2.circle(img, c, _p(k, d * 0.18)[0], tuple(int(v * 0.8) for v in base) + (255,), -1, cv2.LINE_AA)
     else:
         base = tuple(int(v) for v in rng.choice([(40, 40, 190), (190, 80, 30), (30, 140, 40), (30, 30, 30),
                                                   (235, 235, 235)]))
-        cv2.circle(img, c, _p(d / 2)[0], base + (255,), -1, cv2.LINE_AA)
+        cv2.circle(img, c, _p(k, d / 2)[0], base + (255,), -1, cv2.LINE_AA)
         for a in np.linspace(0, 2 * np.pi, 8, endpoint=False):
-            p0 = (c[0] + int(math.cos(a) * _p(d * 0.38)[0]), c[1] + int(math.sin(a) * _p(d * 0.38)[0]))
-            p1 = (c[0] + int(math.cos(a) * _p(d * 0.5)[0]), c[1] + int(math.sin(a) * _p(d * 0.5)[0]))
-            cv2.line(img, p0, p1, (245, 245, 245, 255), max(1, _p(d * 0.08)[0]), cv2.LINE_AA)
-        cv2.circle(img, c, _p(d * 0.3)[0], (235, 235, 235, 255), max(1, _p(0.8)[0]), cv2.LINE_AA)
+            p0 = (c[0] + int(math.cos(a) * _p(k, d * 0.38)[0]), c[1] + int(math.sin(a) * _p(k, d * 0.38)[0]))
+            p1 = (c[0] + int(math.cos(a) * _p(k, d * 0.5)[0]), c[1] + int(math.sin(a) * _p(k, d * 0.5)[0]))
+            cv2.line(img, p0, p1, (245, 245, 245, 255), max(1, _p(k, d * 0.08)[0]), cv2.LINE_AA)
+        cv2.circle(img, c, _p(k, d * 0.3)[0], (235, 235, 235, 255), max(1, _p(k, 0.8)[0]), cv2.LINE_AA)
     _grain(rng, img, 3)
     return img
 
 
-def cup(rng: np.random.Generator) -> np.ndarray:
+def cup(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A cup seen from above: its rim, and tea or coffee inside."""
     d = rng.uniform(65, 95)
-    img = _canvas(d, d)
-    c = _p(d / 2, d / 2)
+    img = _canvas(k, d, d)
+    c = _p(k, d / 2, d / 2)
     body = tuple(int(v) for v in rng.choice([(235, 235, 235), (200, 220, 235), (60, 60, 160), (150, 110, 60),
                                              (40, 40, 40)]))
-    cv2.circle(img, c, _p(d / 2)[0], body + (255,), -1, cv2.LINE_AA)
+    cv2.circle(img, c, _p(k, d / 2)[0], body + (255,), -1, cv2.LINE_AA)
     drink = tuple(int(v) for v in rng.choice([(20, 45, 80), (40, 110, 160), (15, 25, 40), (200, 210, 215)]))
-    cv2.circle(img, c, _p(d * 0.43)[0], drink + (255,), -1, cv2.LINE_AA)
-    cv2.ellipse(img, (c[0] - _p(d * 0.15)[0], c[1] - _p(d * 0.15)[0]), (_p(d * 0.08)[0], _p(d * 0.04)[0]), -40, 0,
+    cv2.circle(img, c, _p(k, d * 0.43)[0], drink + (255,), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (c[0] - _p(k, d * 0.15)[0], c[1] - _p(k, d * 0.15)[0]), (_p(k, d * 0.08)[0], _p(k, d * 0.04)[0]), -40, 0,
                 360, (240, 240, 240, 255), -1, cv2.LINE_AA)
     _grain(rng, img, 2)
     return img
 
 
-def pen(rng: np.random.Generator) -> np.ndarray:
+def pen(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A pen or pencil: a long capsule with a clip."""
     length, width = rng.uniform(120, 150), rng.uniform(7, 10)
-    img = _canvas(length, width)
+    img = _canvas(k, length, width)
     colour = tuple(int(v) for v in rng.choice([(30, 30, 30), (160, 60, 20), (30, 30, 170), (40, 190, 230),
                                                (220, 220, 220)]))
-    _rounded_rect(img, colour, width / 2)
-    cv2.rectangle(img, _p(length * 0.08, width * 0.35), _p(length * 0.4, width * 0.65), (190, 190, 195, 255), -1,
+    _rounded_rect(img, k, colour, width / 2)
+    cv2.rectangle(img, _p(k, length * 0.08, width * 0.35), _p(k, length * 0.4, width * 0.65), (190, 190, 195, 255), -1,
                   cv2.LINE_AA)
-    cv2.rectangle(img, _p(length * 0.9, 0), _p(length, width), (150, 150, 150, 255), -1, cv2.LINE_AA)
+    cv2.rectangle(img, _p(k, length * 0.9, 0), _p(k, length, width), (150, 150, 150, 255), -1, cv2.LINE_AA)
     _grain(rng, img, 2)
     return img
 
 
-def score_sheet(rng: np.random.Generator) -> np.ndarray:
+def score_sheet(rng: np.random.Generator, k: float = PX_PER_MM) -> np.ndarray:
     """A score sheet: paper with a ruled grid, numbers and scribbled names (strokes that look like writing)."""
     w, h = rng.uniform(90, 150), rng.uniform(120, 210)
-    img = _canvas(w, h)
+    img = _canvas(k, w, h)
     img[..., :3] = (np.array([238, 245, 250]) * rng.uniform(0.85, 1.0)).astype(np.uint8)
     img[..., 3] = 255
     ink = tuple(int(v) for v in rng.choice([(120, 40, 20), (30, 30, 30), (30, 30, 160)]))
     cols, rows = int(rng.integers(3, 6)), int(rng.integers(6, 14))
     for i in range(1, cols):
-        cv2.line(img, _p(w * i / cols, 8), _p(w * i / cols, h - 5), (150, 150, 150, 255), 1, cv2.LINE_AA)
+        cv2.line(img, _p(k, w * i / cols, 8), _p(k, w * i / cols, h - 5), (150, 150, 150, 255), 1, cv2.LINE_AA)
     for j in range(rows + 1):
         y = 8 + (h - 13) * j / rows
-        cv2.line(img, _p(3, y), _p(w - 3, y), (150, 150, 150, 255), 1, cv2.LINE_AA)
+        cv2.line(img, _p(k, 3, y), _p(k, w - 3, y), (150, 150, 150, 255), 1, cv2.LINE_AA)
     cell = (h - 13) / rows
     for j in range(rows):
         for i in range(cols):
             if rng.random() < 0.6:
                 x, y = w * i / cols + 2, 8 + cell * (j + 0.8)
-                scale = cell * PX_PER_MM / 40
+                scale = cell * k / 40
                 text = str(int(rng.integers(-200, 600))) if j else "".join(rng.choice(list("ABEHKMNW"), 2))
-                cv2.putText(img, text, _p(x, y), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX if rng.random() < 0.5
+                cv2.putText(img, text, _p(k, x, y), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX if rng.random() < 0.5
                             else cv2.FONT_HERSHEY_SIMPLEX, scale, ink + (255,), max(1, int(scale * 1.5)), cv2.LINE_AA)
     _grain(rng, img, 3)
     return img
 
 
-KINDS: dict[str, Callable[[np.random.Generator], np.ndarray]] = {
+KINDS: dict[str, Callable[..., np.ndarray]] = {  # each (rng, k): a BGRA picture at k pixels a millimetre
     "phone": phone, "scoring_sticks": scoring_sticks, "die": die, "coin": coin, "cup": cup, "pen": pen,
     "score_sheet": score_sheet}
 WEIGHTS = {"phone": 0.22, "scoring_sticks": 0.2, "die": 0.14, "coin": 0.14, "cup": 0.1, "pen": 0.1,
@@ -232,7 +232,7 @@ WEIGHTS = {"phone": 0.22, "scoring_sticks": 0.2, "die": 0.14, "coin": 0.14, "cup
 
 
 def _place(rng: np.random.Generator, cam: Camera, tile_xy: np.ndarray, tile_mm: float, w_mm: float, h_mm: float,
-           taken: list[tuple[np.ndarray, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+           taken: list[tuple[np.ndarray, float]], k: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """A place on the table for a w x h mm object: off every tile and every object placed before, in view
     (its centre in the photo). Answers the picture's origin and its two axes (mm per picture pixel), or None."""
     centre = tile_xy.mean(axis=0)
@@ -253,9 +253,9 @@ def _place(rng: np.random.Generator, cam: Camera, tile_xy: np.ndarray, tile_mm: 
             continue
         taken.append((at, radius))
         a = rng.uniform(0, 2 * np.pi)
-        ex = np.array([math.cos(a), math.sin(a)]) / PX_PER_MM
-        ey = np.array([math.sin(a), -math.cos(a)]) / PX_PER_MM  # seen from above, not mirrored
-        origin = at - ex * PX_PER_MM * w_mm / 2 - ey * PX_PER_MM * h_mm / 2
+        ex = np.array([math.cos(a), math.sin(a)]) / k
+        ey = np.array([math.sin(a), -math.cos(a)]) / k  # seen from above, not mirrored
+        origin = at - ex * k * w_mm / 2 - ey * k * h_mm / 2
         return origin, ex, ey
     return None
 
@@ -305,12 +305,17 @@ def draw_clutter(rng: np.random.Generator, canvas: np.ndarray, cam: Camera, tile
     lz = max(float(light_direction[2]), 0.2)
     light_xy = -np.asarray(light_direction[:2], float) / lz  # where a point 1 mm up casts its shadow, per mm
     taken: list[tuple[np.ndarray, float]] = []
+    # the pictures' resolution: twice the photo's near the tiles (one mm there spans ``seen`` pixels), at most
+    # PX_PER_MM; painting a phone at 6 px/mm for a 640-px photo cost more than the rest of the photo
+    middle = np.r_[tiles.mean(axis=0), 0.0]
+    seen = float(np.linalg.norm(cam.project(middle[None] + [[1.0, 0, 0]])[0] - cam.project(middle[None])[0]))
+    k = float(np.clip(2 * seen, 1.5, PX_PER_MM))
     drawn = []
     for _ in range(n):
         kind = str(rng.choice(names, p=p / p.sum()))
-        picture = KINDS[kind](rng)
+        picture = KINDS[kind](rng, k)
         h_px, w_px = picture.shape[:2]
-        placed = _place(rng, cam, tiles, tile_mm, w_px / PX_PER_MM, h_px / PX_PER_MM, taken)
+        placed = _place(rng, cam, tiles, tile_mm, w_px / k, h_px / k, taken, k)
         if placed is None:
             continue
         height = {"cup": 40.0, "die": 8.0, "phone": 4.0}.get(kind, 1.5)

@@ -496,7 +496,8 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
             raise TrainingError(f"The localiser '{localiser}' whose false boxes the recipe mines is missing.")
     # a set whose spec says `mine_false_boxes: false` is not mined: the localiser reads a photo in about a tenth of
     # a second a core, which on a lent machine's short call is worth spending on a few thousand photos, not all
-    mined_sets = {folder for folder, spec in zip(rendered, synthetic_specs(data)) if spec.get("mine_false_boxes", True)}
+    mined_sets = {folder: spec for folder, spec in zip(rendered, synthetic_specs(data))
+                  if spec.get("mine_false_boxes", True)}
     real_folder = (root / data["real_train"]).resolve() if data.get("real_train") else None
     parts = []
     for i, folder in enumerate(sources):
@@ -514,7 +515,11 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
                                  jitter=float(crops.get("jitter", 0.06)),
                                  none_per_image=int(crops.get("none_per_image", 3)), seed=seed + i, limit=limit,
                                  boxes=box_targets, false_boxes=mined,
-                                 false_per_image=int(mining.get("per_image", 4)) if mining else 0,
+                                 # a set's own `false_per_image` (photos with things on the table: many false
+                                 # boxes each) over the recipe's
+                                 false_per_image=int(mined_sets[folder].get("false_per_image",
+                                                                            mining.get("per_image", 4)))
+                                 if mined is not None else 0,
                                  bonus_copies=int(crops["bonus_copies"]) if "bonus_copies" in crops else None,
                                  upright_copies=upright_copies, margins=margins,
                                  workers=workers))

@@ -178,6 +178,11 @@ export: {onnx: models/classifier.onnx}
     assert localiser.calls == 3  # the first set's three photos only
     # real 2 photos x 4 tiles x 3 copies + two rendered sets of 3 x 4 tiles once + the mined set's 3 false boxes
     assert f"{24 + 12 + 12 + 3} crops, 3 sources" in err
+    # a set's own `false_per_image` stands over the recipe's `per_image` (here: none of its false boxes is cut)
+    recipe.write_text(text.replace("{out: data/mined, count: 3, seed: 1}",
+                                   "{out: data/mined, count: 3, seed: 1, false_per_image: 0}"))
+    train(recipe)
+    assert f"{24 + 12 + 12} crops, 3 sources" in capfd.readouterr().err
     recipe.write_text(text.replace("real_copies: 3", "real_copies: 0"))
     with pytest.raises(TrainingError, match="real_copies must be 1 or more"):
         train(recipe)

@@ -143,21 +143,21 @@ def test_localise_answers_the_first_stage_alone(detector):
 def test_unsure_boxes_are_the_tiles_under_the_threshold_apart_from_those_reported(detector):
     """``Detector.unsure_boxes`` (vision.photo_reading asks for it when a hand lacks a tile): the boxes read under the
     detector's threshold, down to the floor, that overlap no reported tile, the likeliest first. With the threshold
-    raised to 0.3, the box the shipped threshold (0.25) reports at 0.27 in this photo is among them, as it reads it."""
+    raised to 0.35, the box the shipped threshold (0.25) reports at 0.30 in this photo is among them, as it reads it."""
     from vision.boxes import iou_matrix
     from vision.detector import UNSURE_APART, UNSURE_FLOOR, UNSURE_LIMIT, Detector
 
     photo = PHOTOS / "real-row.jpg"
     shipped = detector.detect(photo)
-    between = [t for t in shipped.tiles if t.confidence < 0.3]
-    assert len(between) == 1  # measured: a face-down box at 0.27
-    stricter = Detector(MODEL, confidence=0.3)
+    between = [t for t in shipped.tiles if t.confidence < 0.35]
+    assert len(between) == 1  # measured: a face-down box at 0.30 (0.27 with stop 42's classifier)
+    stricter = Detector(MODEL, confidence=0.35)
     reported = stricter.detect(photo)
     assert len(reported) == len(shipped) - 1
     unsure = stricter.unsure_boxes(photo, reported)
     assert 0 < len(unsure) <= UNSURE_LIMIT
     scores = [t.confidence for t in unsure]
-    assert scores == sorted(scores, reverse=True) and all(UNSURE_FLOOR <= s < 0.3 for s in scores)
+    assert scores == sorted(scores, reverse=True) and all(UNSURE_FLOOR <= s < 0.35 for s in scores)
     boxes = np.array([t.box for t in unsure])
     assert iou_matrix(boxes, np.array([t.box for t in reported.tiles])).max() < UNSURE_APART
     overlap = iou_matrix(np.array([between[0].box]), boxes)[0]

@@ -5,10 +5,10 @@
 worker that renders it or on the photos rendered before it.
 
 The steps: hand (``hands.random_hand``) -> scene (``layout.compose``) -> camera (``choose_camera``:
-tilt, rotation, distance fitted to the tile size wanted) -> table (``background.render_table``) ->
-shadows -> tray -> tiles (``tiles.TileRenderer``, painter's order, id buffer) -> fingers -> light, glare,
-blur, noise -> labels (``label_tiles``: the bounds of each tile's projected visible face, clipped to the
-photo and to what is not covered) -> JPEG.
+tilt, rotation, distance fitted to the tile size wanted) -> table (``background.render_table``) -> tray ->
+things on the table (opt-in, ``clutter.draw_clutter``) -> shadows -> tiles (``tiles.TileRenderer``,
+painter's order, id buffer) -> fingers -> light, glare, blur, noise -> labels (``label_tiles``: the bounds
+of each tile's projected visible face, clipped to the photo and to what is not covered) -> JPEG.
 """
 
 from __future__ import annotations
@@ -57,10 +57,11 @@ class RenderOptions:
     ``kinds``: the scene kinds to draw from, evenly (default: ``layout.DEFAULT_KINDS`` by
     ``layout.SCENE_WEIGHTS``: all but the opt-in ``heap``). ``min_visible``: a tile whose visible face
     is less than this fraction of its face is left out of the YOLO labels (kept in the sidecar, with
-    ``labelled: false``). ``plain``: no texture, shadow, glare, fingers, blur, noise (for tests). ``clutter``: the share of photos with
-    things on the table beside the hand (phones, scoring sticks, dice, coins, cups, pens, score sheets;
-    ``clutter.draw_clutter``), never labelled. They are drawn from a random stream of their own, so that a set
-    rendered with ``clutter`` 0 is the same photo for photo as before the option existed."""
+    ``labelled: false``). ``plain``: no texture, shadow, glare, fingers, blur, noise (for tests).
+    ``clutter``: the share of photos with things on the table beside the hand (phones, scoring sticks, dice,
+    coins, cups, pens, score sheets; ``clutter.draw_clutter``), never labelled. They are drawn from a random
+    stream of their own, so that a set rendered with ``clutter`` 0 is the same photo for photo as before the
+    option existed."""
 
     size: int | tuple[int, int] = 1280
     kinds: Sequence[str] | None = None

@@ -66,7 +66,7 @@ from vision import sibling_readings
 from vision.boxes import (Slice, class_aware_nms, iou_matrix, letterbox_geometry, lower_bottom_edges, plan_slices,
                          unletterbox, vote_boxes)
 from vision.classes import BACK_ID, CLASS_NAMES, NUM_CLASSES, class_from_id
-from vision.crops import MARGIN
+from vision.crops import MARGIN, as_rgb
 from vision.detections import Detection, Detections
 from vision.face_geometry import drop_astride
 
@@ -173,12 +173,15 @@ def load_image(source: ImageInput, *, draft_long_side: int | None = None) -> Ima
     stored_size = image.size
     full = full_size or stored_size
     try:
-        image = ImageOps.exif_transpose(image)
+        if image is source:  # the caller's picture: turned on a copy, never in place
+            image = ImageOps.exif_transpose(image)
+        else:  # a photo opened here: turned in place (Pillow copies the whole photo otherwise, even unturned)
+            ImageOps.exif_transpose(image, in_place=True)
     except Exception:  # a broken EXIF block: keep the pixels as stored
         pass
     if image.size != stored_size and image.size == stored_size[::-1]:  # turned a quarter by its EXIF
         full = full[::-1]
-    image = image.convert("RGB")
+    image = as_rgb(image)  # (a convert to the same mode would copy the photo again)
     if tuple(full) != image.size:
         image.info["full_size"] = tuple(full)
     return image
@@ -396,6 +399,7 @@ class Detector:
         meta = self.session.get_modelmeta().custom_metadata_map
         names = _metadata_names(meta)
         fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
+        self.batched = not isinstance(shape[0], int)  # a free batch size: several passes in one run (_passes)
         self.size = int(shape[2]) if fixed else _metadata_size(meta)
         # each pass's input side: a fixed-size model has one; a free-size one is read at every scale
         chosen = (1.0,) if fixed else tuple(LOCALISER_SCALES if scales is None else scales)
@@ -490,11 +494,18 @@ class Detector:
             else:
                 tensor, (scale, left, top) = letterbox(image, size)
                 tensors = (tensor,)
-            for mirrored, tensor in zip(mirrors, tensors):
-                if first is not None and number == 0 and not mirrored:
-                    parts.append(first)
-                    continue
-                output = self.session.run(None, {self.input_name: tensor})[0]
+            if first is not None and number == 0:  # the straight pass at this size: already run
+                parts.append(first)
+                mirrors_left, tensors = mirrors[1:], tensors[1:]
+            else:
+                mirrors_left = mirrors
+            if not tensors:
+                continue
+            # the passes at one size go through the model as one batch where it takes one: the same answers, bit
+            # for bit, in 0.91 of the time of a run each at 640 px on two cores (stop 44)
+            batches = [np.concatenate(tensors)] if self.batched else tensors
+            outputs = np.concatenate([self.session.run(None, {self.input_name: batch})[0] for batch in batches])
+            for mirrored, output in zip(mirrors_left, outputs):
                 found, scores, classes = decode(output, confidence)
                 found = unletterbox(found, scale, left, top, width, height)
                 if mirrored:  # the boxes back to the photo's side

@@ -12,7 +12,7 @@ from vision.detector import Detector
 
 
 class RedBoxSession:
-    """Answers ultralytics' detect layout [1, 4 + nc, N] for the red rectangles of the input tensor."""
+    """Answers ultralytics' detect layout [B, 4 + nc, N] for the red rectangles of each input tensor."""
 
     def __init__(self, size: int, class_id: int = 3, score: float = 0.9, candidates: int = 64,
                  num_classes: int = NUM_CLASSES, slack: float = 0.0):
@@ -20,10 +20,15 @@ class RedBoxSession:
         self.num_classes = num_classes
         self.slack = slack  # boxes this many input pixels too big each side, as a localiser's may be
         self.calls = 0
+        self.batches: list[int] = []  # each run's batch size
 
     def run(self, _names, feeds):
         self.calls += 1
-        tensor = next(iter(feeds.values()))[0]  # 3 x S x S, 0..1
+        batch = next(iter(feeds.values()))  # B x 3 x S x S, 0..1
+        self.batches.append(len(batch))
+        return [np.stack([self._answer(tensor) for tensor in batch])]
+
+    def _answer(self, tensor: np.ndarray) -> np.ndarray:
         r, g, b = tensor
         mask = ((r > 0.8) & (g < 0.3) & (b < 0.3)).astype(np.uint8)
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -34,7 +39,7 @@ class RedBoxSession:
                 continue
             out[0, i], out[1, i], out[2, i], out[3, i] = x + w / 2, y + h / 2, w + 2 * self.slack, h + 2 * self.slack
             out[4 + self.class_id, i] = self.score
-        return [out[None]]
+        return out
 
 
 def fake_detector(size: int = 320, **options) -> Detector:
@@ -46,6 +51,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.slicing = options.get("slicing", True)
     detector.input_name = "images"
     detector.size = size
+    detector.batched = options.get("batched", True)  # a model with a free batch size (as the shipped localiser)
     detector.pass_sizes = tuple(options.get("pass_sizes", (size,)))  # a free-size model's scales (LOCALISER_SCALES)
     detector.num_classes = NUM_CLASSES
     detector.class_map = np.arange(NUM_CLASSES)

@@ -520,7 +520,8 @@ class _LeftHalfOnly:
     def run(self, names, feeds):
         self.calls += 1
         out = self.inner.run(names, feeds)[0].copy()
-        out[0, 4, out[0, 0] > self.inner.size / 2] = 0.0
+        for answer in out:  # each image of the batch
+            answer[4, answer[0] > self.inner.size / 2] = 0.0
         return [out]
 
 
@@ -531,7 +532,7 @@ def test_a_one_class_localiser_also_reads_the_photo_mirrored_and_its_boxes_come_
         detector = fake_detector(320, classifier=_RedShareClassifier(), mirror=mirror)
         detector.session = _LeftHalfOnly(320)
         found[mirror] = boxes_of(detector.detect(photo).tiles)
-        assert detector.session.calls == (2 if mirror else 1)
+        assert detector.session.inner.batches == ([2] if mirror else [1])  # straight and mirrored: one run
     assert found[False] == [(40, 100, 80, 156)]
     assert found[True] == [(40, 100, 80, 156), (220, 100, 260, 156)]  # the right one, found mirrored
     # a many-class model is never read mirrored: a mirrored face is another picture
@@ -561,7 +562,13 @@ def test_a_big_photo_of_small_tiles_skips_the_whole_photos_mirrored_and_coarse_p
     big = [(300 + i * 430, 1300, 700 + i * 430, 1820) for i in range(6)]
     detector = fake_detector(640, pass_sizes=(640, 320), classifier=_RedShareClassifier(), mirror=True)
     assert len(detector.detect(photo_with_boxes(4000, 3000, big))) == len(big)
-    assert detector.session.calls == 4  # 640 and 320, each also mirrored; the first pass not run twice
+    # 640 and 320, each also mirrored; the first pass not run twice, the two at 320 in one run
+    assert detector.session.batches == [1, 1, 2]
     modest = fake_detector(640, pass_sizes=(640, 320), classifier=_RedShareClassifier(), mirror=True)
     modest.detect(photo_with_boxes(1200, 900, small[:5]))
-    assert modest.session.calls == 4  # a photo too small for windows: every pass, as before
+    assert modest.session.batches == [2, 2]  # a photo too small for windows: every pass, two a run
+    # a model exported for one image a run (a fixed batch size) reads each pass on its own, to the same boxes
+    single = fake_detector(640, pass_sizes=(640, 320), classifier=_RedShareClassifier(), mirror=True, batched=False)
+    assert single.detect(photo_with_boxes(1200, 900, small[:5])) == \
+        modest.detect(photo_with_boxes(1200, 900, small[:5]))
+    assert single.session.batches == [1, 1, 1, 1]

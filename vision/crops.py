@@ -154,10 +154,12 @@ tiles, each with the crops as cut, 92.7, 93.6 and 93.5 % right."""
 
 def upright_crops(image: Image.Image | np.ndarray, boxes: np.ndarray, axes: np.ndarray, *,
                   margins: tuple[float, ...] = (MARGIN,), scale: float = UPRIGHT_SCALE,
-                  size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT)) -> list[np.ndarray]:
+                  size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT), room: float | None = None) -> list[np.ndarray]:
     """Crops of each box turned so that its face stands upright (or upside down: an axis has no sign), one
     N x height x width x 3 array a margin: the face's rectangle from its box and its axis (degrees, 90 =
-    upright, ``vision.orientation``) times ``scale``, widened by the margin a side. Where the axis is unknown
+    upright, ``vision.orientation``) times ``scale``, widened by the margin a side. The face is turned in a patch
+    with room for a crop of margin ``room`` (default: the widest of ``margins``): a crop is the same, pixel for pixel,
+    whatever other margins are cut with it when ``room`` is the same. Where the axis is unknown
     (NaN), the face's rectangle cannot be solved, or the box is not ``vision.face_geometry.seen_as_is`` (a
     stretched photo), the crop is ``tile_crop``'s. Outside the photo is black.
 
@@ -179,7 +181,7 @@ def upright_crops(image: Image.Image | np.ndarray, boxes: np.ndarray, axes: np.n
         return out
     faces = face_rectangles(boxes, axes)
     turnable = seen_as_is(boxes)  # a stretched photo's box: its axis means nothing
-    widest = 2 * scale * (1 + 2 * max(margins))  # the widest crop, in half diagonals of the face
+    widest = 2 * scale * (1 + 2 * max(margins if room is None else (*margins, room)))  # in half diagonals of the face
     for i, box in enumerate(boxes):
         half_height, half_width = faces.half_heights[i], faces.half_widths[i]
         if not (turnable[i] and np.isfinite(axes[i]) and np.isfinite(half_height) and np.isfinite(half_width)):

@@ -173,3 +173,26 @@ def test_a_face_many_times_the_crops_size_is_reduced_first_to_nearly_the_same_pi
         difference = np.abs(fast.astype(int) - slow.astype(int))
         assert difference.mean() < 2.0 and np.percentile(difference, 99) < 12
         assert np.array_equal(fast[1], slow[1])   # a small face is cut as before, to the pixel
+
+
+def test_an_upright_crop_cut_alone_with_the_same_room_is_the_crop_cut_with_every_margin():
+    """``room``: the detector cuts the crops at the training's margin first and the others only for the boxes it
+    reads again (``Detector._crop_readings``); with room made for the widest margin each time, each crop is the
+    same to the pixel as when all are cut together, here for a small face and for a close-up's, which is reduced
+    before it is turned (``REDUCING_GAP``: the box averages start where the patch does)."""
+    from vision.crops import upright_crops
+
+    rng = np.random.default_rng(7)
+    image = np.asarray(Image.fromarray(rng.integers(0, 256, (40, 40, 3), dtype=np.uint8)).resize((1200, 1200),
+                                                                                                 Image.BICUBIC))
+    boxes = np.array([[200.0, 150.0, 900.0, 1050.0], [561.3, 557.8, 621.9, 640.2]])
+    axes = np.array([70.0, 105.0])
+    margins = (0.04, 0.08, 0.12, 0.16)
+    together = upright_crops(image, boxes, axes, margins=margins)
+    (first,) = upright_crops(image, boxes, axes, margins=(0.08,), room=0.16)
+    rest = upright_crops(image, boxes, axes, margins=(0.04, 0.12, 0.16), room=0.16)
+    for alone, all_at_once in zip([rest[0], first, *rest[1:]], together):
+        assert np.array_equal(alone, all_at_once)
+    # without that room the close-up's patch starts elsewhere, and its crop is cut from other box averages
+    (narrow_room,) = upright_crops(image, boxes, axes, margins=(0.08,))
+    assert not np.array_equal(narrow_room[0], together[1][0])

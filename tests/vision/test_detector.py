@@ -450,9 +450,10 @@ def test_each_box_is_read_from_crops_of_every_margin_and_the_readings_averaged()
 def test_crop_margins_must_be_a_few_shares(tmp_path):
     from tests.vision.fakes import tiny_localiser
 
-    model = tiny_localiser(tmp_path / "tiny.onnx", 64)
+    # (the match is the message's own words: the temporary folder's path holds the test's name)
+    model = tiny_localiser(tmp_path / "tiny.onnx", 320)
     for bad in [(), (0.08, 0.9), (-0.1,)]:
-        with pytest.raises(DetectorError, match="crop_margins"):
+        with pytest.raises(DetectorError, match="^crop_margins must be a few shares"):
             Detector(model, crop_margins=bad)
 
 
@@ -491,6 +492,64 @@ def test_with_a_face_axis_reader_each_box_is_also_read_from_crops_turned_upright
         detector.session = _FixedLocaliser([(120, 128, 40, 56, 1.0)])
         (tile,) = detector.detect(photo).tiles
         assert reader.calls == len(margins) and tile.confidence == pytest.approx(np.mean(as_cut), abs=1e-4)
+
+
+class _RedShareFeatureReader(_RedShareReader):
+    """A _RedShareReader that also answers features (the red share and the rest) and records each read's size."""
+
+    gives_features = True
+
+    def __init__(self):
+        super().__init__()
+        self.batches = []
+
+    def read_features(self, crops):
+        self.batches.append(len(crops))
+        probs = self.probabilities(crops)
+        return probs, probs[:, [6, 43]]
+
+
+def test_a_box_read_surely_from_its_crops_at_the_training_margin_is_not_read_from_the_others():
+    """``sure_reading`` (SURE_READING): every box is read first from its two crops at the training's margin (as cut
+    and turned upright); only a box unsure there is read from the other crops, and its reading is then the one
+    every crop gives, to the last bit."""
+    from vision.crops import tile_crops, upright_crops
+
+    # tile A is red all over its box; tile B's box holds red in its top 40 of 56 pixels: its crops read it unsurely
+    photo = photo_with_boxes(320, 320, [(60, 100, 100, 156), (200, 100, 240, 140)])
+    boxes = np.array([[60, 100, 100, 156], [200, 100, 240, 156]], np.float32)
+    red = lambda crops: ((crops[..., 0] > 200) & (crops[..., 1] < 60)).mean(axis=(1, 2))
+    first = (red(tile_crops(photo, boxes, margin=0.08)) + red(upright_crops(photo, boxes, np.array([90.0, 90.0]),
+                                                                            margins=(0.08,))[0])) / 2
+    sure_a, sure_b = np.maximum(first, 1 - first)  # the likelier of 7m and "none" from the two first crops
+    assert sure_a > sure_b + 0.05
+    margins = (0.04, 0.08, 0.16)
+
+    def read(sure_reading):
+        reader = _RedShareFeatureReader()
+        detector = fake_detector(320, classifier=reader, crop_margins=margins, axis_reader=_FixedAxes(90.0),
+                                 read_upright=True, sure_reading=sure_reading)
+        detector.session = _FixedLocaliser([(80, 128, 40, 56, 1.0), (220, 128, 40, 56, 1.0)])
+        tiles = sorted(detector.detect(photo).tiles, key=lambda t: t.box[0])
+        assert [t.code_str for t in tiles] == ["7m", "7m"]
+        return reader.batches, [t.confidence for t in tiles]
+
+    cascade_batches, (a, b) = read((sure_a + sure_b) / 2)
+    every_batches, (a_every, b_every) = read(None)
+    assert every_batches == [2] * 6  # both boxes, each margin as cut and upright
+    assert cascade_batches == [2, 2, 1, 1, 1, 1]  # both at the training's margin, then B alone at the others
+    assert a == pytest.approx(first[0], abs=1e-6) and a != pytest.approx(a_every, abs=1e-3)
+    assert b == b_every  # B is read as before, bit for bit
+    # a value that no first reading reaches reads every box from every crop, as None does
+    assert read(1.0) == (every_batches, [a_every, b_every])
+
+
+def test_sure_reading_must_be_a_probability(tmp_path):
+    model = tiny_localiser(tmp_path / "tiny.onnx", 320)
+    for bad in (0.0, 1.5, -0.2):
+        with pytest.raises(DetectorError, match="^sure_reading must be a probability"):
+            Detector(model, sure_reading=bad)
+    assert Detector(model, sure_reading=None).sure_reading is None and Detector(model).sure_reading == 0.7
 
 
 def test_the_localisers_boxes_over_one_tile_vote_for_its_box():

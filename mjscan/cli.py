@@ -646,6 +646,8 @@ FAST_HELP = ("read each photo about twice as fast, a little less accurately: one
              "passes (models/README.md)")
 EACH_ALONE_HELP = ("read each tile alone, not together with the tiles of the photo that look like it "
                    "(vision.sibling_readings, stop 33): to measure what that adds")
+EVERY_CROP_HELP = ("read every box from all eight of its crops, not only the unsure ones (vision.detector."
+                   "SURE_READING, stop 45): to measure what reading the sure ones from two costs")
 
 
 def _add_vision(commands: Any) -> None:
@@ -690,6 +692,7 @@ def _add_vision(commands: Any) -> None:
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model (default: models/detector.onnx)")
     evaluate.add_argument("--fast", action="store_true", help="measure the --fast reading: " + FAST_HELP)
     evaluate.add_argument("--each-alone", action="store_true", help=EACH_ALONE_HELP)
+    evaluate.add_argument("--every-crop", action="store_true", help=EVERY_CROP_HELP)
     evaluate.add_argument("--conf", type=float, default=None, metavar="C",
                           help="the threshold for precision, recall and confusions (default: the shipped 0.25)")
     evaluate.add_argument("--classes", choices=("all", "riichi"), default="all",
@@ -725,17 +728,20 @@ def cmd_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load_detector(model: str | None, conf: float | None, fast: bool = False, each_alone: bool = False) -> Any:
+def _load_detector(model: str | None, conf: float | None, fast: bool = False, each_alone: bool = False,
+                   every_crop: bool = False) -> Any:
     """The Detector, or an InputError with a message (missing model, bad threshold, no onnxruntime). ``fast``:
     one crop a box and no mirrored passes (``FAST_READING``); ``each_alone``: each tile read alone, not with the
-    tiles that look like it (``vision.sibling_readings``), to measure what that adds."""
+    tiles that look like it (``vision.sibling_readings``), to measure what that adds; ``every_crop``: every box read
+    from all its crops (no ``SURE_READING``), to measure what reading the sure ones from two costs."""
     if conf is not None and not 0.0 <= conf <= 1.0:
         raise InputError("bad_confidence", f"--conf must lie between 0 and 1, not {conf}.")
     from vision.detector import DEFAULT_CONFIDENCE, FAST_READING, Detector, DetectorError
 
     try:
         return Detector(model, confidence=DEFAULT_CONFIDENCE if conf is None else conf,
-                        share_readings=not each_alone, **(FAST_READING if fast else {}))
+                        share_readings=not each_alone, **({"sure_reading": None} if every_crop else {}),
+                        **(FAST_READING if fast else {}))
     except DetectorError as error:
         raise InputError("no_model", str(error)) from None
 
@@ -801,7 +807,7 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
         _err(f"'{args.data}' is not a folder with images/ and labels/ (YOLO layout).")
         return EXIT_INVALID
     try:
-        detector = _load_detector(args.model, args.conf, args.fast, args.each_alone)
+        detector = _load_detector(args.model, args.conf, args.fast, args.each_alone, args.every_crop)
     except InputError as error:
         _err(error.message)
         return EXIT_INVALID
@@ -909,6 +915,7 @@ def _add_grouping(commands: Any) -> None:
                                "(vision.detector.mark_sideways) gives them, instead of the true flags")
     evaluate.add_argument("--model", metavar="PATH", help="the ONNX model for --detector")
     evaluate.add_argument("--each-alone", action="store_true", help="with --detector: " + EACH_ALONE_HELP)
+    evaluate.add_argument("--every-crop", action="store_true", help="with --detector: " + EVERY_CROP_HELP)
     evaluate.add_argument("--cache", metavar="FILE",
                           help="with --detector: keep the detector's answers for these photos in FILE (JSON), and "
                                "read them from it the next time, so that a change to the grouping is measured in "
@@ -1111,7 +1118,7 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
             model = _shipped_model(args.model)
             if model is None:
                 return EXIT_INVALID
-            detector = _load_detector(model, None, each_alone=args.each_alone)
+            detector = _load_detector(model, None, each_alone=args.each_alone, every_crop=args.every_crop)
             cache = None
             if args.cache:
                 from vision.reading_cache import ReadingCache, detector_fingerprint, photo_key

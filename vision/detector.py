@@ -703,8 +703,9 @@ class Detector:
         margin turned upright where ``axes`` are given), and what the classifier's last layer reads, averaged alike
         (None unless ``share_readings`` and the classifier answers it). With ``sure_reading`` the crops at the
         training's margin (``vision.crops.MARGIN``) are read first, and a box whose average over them is that
-        sure of one answer (a tile, or none) keeps it: only the others are read from the rest of the crops, and
-        their average is the one every crop gives (``SURE_READING``)."""
+        sure of one answer (a tile, or none) keeps it, unless it overlaps another box at ``FINAL_IOU`` or more:
+        only the others are read from the rest of the crops, and their average is the one every crop gives
+        (``SURE_READING``)."""
         from vision.crops import tile_crops, upright_crops
 
         kinds = [(margin, False) for margin in self.crop_margins]
@@ -731,7 +732,14 @@ class Detector:
         probs = np.mean([readings[number][0] for number in first], axis=0)
         seen = np.mean([readings[number][1] for number in first], axis=0) if features else None
         rest = [number for number in range(len(kinds)) if number not in readings]
-        unsure = np.flatnonzero(probs.max(axis=1) < self.sure_reading) if rest else np.zeros(0, dtype=np.int64)
+        unsure = np.zeros(0, dtype=np.int64)
+        if rest:
+            # a box overlapping another as much as the final NMS parts them is read from every crop too: which of
+            # the two is kept is decided by their scores, and a first reading runs higher than every crop's
+            overlaps = iou_matrix(boxes, boxes)
+            np.fill_diagonal(overlaps, 0.0)
+            unsure = np.flatnonzero((probs.max(axis=1) < self.sure_reading) | (overlaps.max(axis=1, initial=0.0)
+                                                                              >= FINAL_IOU))
         if len(unsure):
             readings.update(read(rest, unsure))
             # every crop's reading in the order of ``kinds``, as if all had been read together

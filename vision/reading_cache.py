@@ -73,7 +73,8 @@ def detector_fingerprint(detector: Any) -> dict[str, Any]:
         if reader is not None:
             models[name] = reader.model_path
     return {**{name: file_digest(path) for name, path in models.items()},
-            "confidence": detector.confidence, "share_readings": detector.share_readings, "answers": ANSWERS}
+            "confidence": detector.confidence, "share_readings": detector.share_readings,
+            "sure_reading": detector.sure_reading, "answers": ANSWERS}
 
 
 def _exact(tile: Detection) -> dict[str, Any]:

@@ -121,6 +121,22 @@ def test_eval_detector_each_alone_turns_the_look_alike_reading_off(monkeypatch):
     assert built[2]["confidence"] == 0.3 and built[2]["read_upright"] is False  # with --fast's reading
 
 
+def test_every_crop_reads_every_box_from_all_its_crops(monkeypatch):
+    """``--every-crop`` (eval-detector, eval-grouping) builds the detector without ``SURE_READING``."""
+    from mjscan import cli
+    from vision import detector as detector_module
+
+    built = []
+    monkeypatch.setattr(detector_module, "Detector", lambda *a, **options: built.append(options) or object())
+    cli._load_detector(None, None)
+    cli._load_detector(None, None, every_crop=True)
+    assert "sure_reading" not in built[0] and built[1]["sure_reading"] is None
+    parser = cli.build_parser()
+    for command in (["eval-detector", "data"], ["eval-grouping", "data", "--detector"]):
+        assert parser.parse_args(command + ["--every-crop"]).every_crop is True
+        assert parser.parse_args(command).every_crop is False
+
+
 def test_eval_detector_refuses_a_folder_without_images(cli, fake_model, tmp_path):
     run = cli("eval-detector", str(tmp_path))
     assert run.status == 2 and "images/" in run.err

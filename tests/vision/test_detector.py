@@ -544,6 +544,30 @@ def test_a_box_read_surely_from_its_crops_at_the_training_margin_is_not_read_fro
     assert read(1.0) == (every_batches, [a_every, b_every])
 
 
+def test_two_boxes_that_overlap_as_much_as_the_final_nms_parts_them_are_read_from_every_crop_however_sure():
+    """Which of two overlapping boxes is kept is decided by their scores, and a first reading runs higher than every
+    crop's: a box overlapping another at ``FINAL_IOU`` or more is read from every crop, as the other is."""
+    from vision.crops import tile_crops, upright_crops
+    from vision.detector import FINAL_IOU
+
+    # P and Q lie over one long red tile, half on each other; R is a tile of its own
+    photo = photo_with_boxes(320, 320, [(60, 100, 100, 176), (200, 100, 240, 156)])
+    boxes = np.array([[60, 100, 100, 156], [60, 120, 100, 176], [200, 100, 240, 156]], np.float32)
+    assert FINAL_IOU <= iou_matrix(boxes[:1], boxes[1:2])[0, 0] < 0.5  # kept by the first NMS, parted by the last
+    red = lambda crops: ((crops[..., 0] > 200) & (crops[..., 1] < 60)).mean(axis=(1, 2))
+    first = (red(tile_crops(photo, boxes, margin=0.08)) + red(upright_crops(photo, boxes, np.full(3, 90.0),
+                                                                            margins=(0.08,))[0])) / 2
+    sure_reading = 0.5
+    assert np.all(np.maximum(first, 1 - first) >= sure_reading)  # every box is sure at its first reading
+    reader = _RedShareFeatureReader()
+    detector = fake_detector(320, classifier=reader, crop_margins=(0.04, 0.08, 0.16), axis_reader=_FixedAxes(90.0),
+                             read_upright=True, sure_reading=sure_reading)
+    detector.session = _FixedLocaliser([(80, 128, 40, 56, 1.0), (80, 148, 40, 56, 0.9), (220, 128, 40, 56, 1.0)])
+    tiles = detector.detect(photo).tiles
+    assert reader.batches == [3, 3, 2, 2, 2, 2]  # P and Q again at every other crop, R not
+    assert len(tiles) == 2  # the final NMS keeps one of P and Q
+
+
 def test_sure_reading_must_be_a_probability(tmp_path):
     model = tiny_localiser(tmp_path / "tiny.onnx", 320)
     for bad in (0.0, 1.5, -0.2):

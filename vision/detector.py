@@ -733,25 +733,30 @@ class Detector:
             return {number: (self.classifier.probabilities(crops[number]), None) for number in numbers}
 
         readings = read(first, np.arange(len(boxes)))
-        probs = np.mean([readings[number][0] for number in first], axis=0)
-        seen = np.mean([readings[number][1] for number in first], axis=0) if features else None
+
+        def averaged(part: int, rows: np.ndarray | None = None) -> np.ndarray:
+            """The mean of the readings' ``part`` (0: probabilities, 1: features) over the first crops (``rows``
+            None), or over every crop in the order of ``kinds`` for the boxes ``rows``, as if all were read at once."""
+            if rows is None:
+                return np.mean([readings[number][part] for number in first], axis=0)
+            return np.mean([readings[number][part][rows] if number in first else readings[number][part]
+                            for number in range(len(kinds))], axis=0)
+
+        probs = averaged(0)
+        seen = averaged(1) if features else None
         rest = [number for number in range(len(kinds)) if number not in readings]
-        unsure = np.zeros(0, dtype=np.int64)
         if rest:
             # a box overlapping another as much as the final NMS parts them is read from every crop too: which of
             # the two is kept is decided by their scores, and a first reading runs higher than every crop's
             overlaps = iou_matrix(boxes, boxes)
             np.fill_diagonal(overlaps, 0.0)
-            unsure = np.flatnonzero((probs.max(axis=1) < self.sure_reading) | (overlaps.max(axis=1, initial=0.0)
-                                                                              >= FINAL_IOU))
-        if len(unsure):
-            readings.update(read(rest, unsure))
-            # every crop's reading in the order of ``kinds``, as if all had been read together
-            probs[unsure] = np.mean([readings[number][0][unsure] if number in first else readings[number][0]
-                                     for number in range(len(kinds))], axis=0)
-            if features:
-                seen[unsure] = np.mean([readings[number][1][unsure] if number in first else readings[number][1]
-                                        for number in range(len(kinds))], axis=0)
+            contested = overlaps.max(axis=1, initial=0.0) >= FINAL_IOU
+            unsure = np.flatnonzero((probs.max(axis=1) < self.sure_reading) | contested)
+            if len(unsure):
+                readings.update(read(rest, unsure))
+                probs[unsure] = averaged(0, unsure)
+                if features:
+                    seen[unsure] = averaged(1, unsure)
         return probs, seen
 
     def unsure_boxes(self, source: ImageInput, reported: Detections, floor: float = UNSURE_FLOOR,

@@ -1,14 +1,16 @@
 """Speed and accuracy of the tile detector, and of the PyPI package ``mahjong-detector`` beside it.
 
     python bench/detect.py [--model models/detector.onnx] [--val ../shared/data/real-photos/val]
-                           [--sizes 1 4 12] [--photos 6] [--limit N] [--no-peer] [--json OUT.json]
+                           [--sizes 1 4 12] [--photos 6] [--repeats 3] [--limit N] [--no-peer]
+                           [--json OUT.json]
 
 Speed: photos of 1, 4 and 12 megapixels (4:3), rendered by ``mjscan synth`` (seed 7, guide scenes) and
 kept as JPEG bytes; each is timed from the bytes to the typed detections (decode, EXIF, letterbox, model,
 NMS, slicing where the photo is big, the sideways rule), one photo at a time, on whatever cores there are
 (this project's machines: 2, often shared; run it twice). Reported: photos per second and the median
 latency. ``mahjong-detector`` is timed on the same bytes through its own pipeline (grey, autocontrast,
-640 letterbox, its NMS), from the bytes to its detections.
+640 letterbox, its NMS), from the bytes to its detections, the two taking turns photo by photo (since stop 46; one
+after the other before), and the ratio of their medians, which the machine's speed cancels out of.
 
 Accuracy: both detectors on the same real validation photos, scored by ``vision.evaluate`` on the 34
 riichi kinds only (``mahjong-detector`` has no flowers, seasons or backs): mAP50 and mAP50-95, and
@@ -117,18 +119,21 @@ def render_photos(count: int, megapixels: int, folder: Path) -> list[bytes]:
     return photos
 
 
-def time_it(run, photos: list[bytes], repeats: int = 2) -> dict[str, float]:
-    run(photos[0])  # warm up
-    latencies = []
-    start = time.perf_counter()
+def time_side_by_side(runs: dict, photos: list[bytes], repeats: int = 3) -> dict[str, dict[str, float]]:
+    """Each of ``runs`` (name -> a function of a photo's bytes) timed on every photo ``repeats`` times, taking turns
+    photo by photo, so that the machine's load (these cores are shared) weighs on every run alike."""
+    for run in runs.values():
+        run(photos[0])  # warm up
+    latencies: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeats):
         for photo in photos:
-            t = time.perf_counter()
-            run(photo)
-            latencies.append(time.perf_counter() - t)
-    total = time.perf_counter() - start
-    return {"photos_per_second": round(len(latencies) / total, 2),
-            "median_ms": round(1000 * statistics.median(latencies), 1), "runs": len(latencies)}
+            for name, run in runs.items():
+                start = time.perf_counter()
+                run(photo)
+                latencies[name].append(time.perf_counter() - start)
+    return {name: {"photos_per_second": round(len(times) / sum(times), 2),
+                   "median_ms": round(1000 * statistics.median(times), 1), "runs": len(times)}
+            for name, times in latencies.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val", default=str(REPO.parent / "shared" / "data" / "real-photos" / "val"))
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 12], choices=sorted(SIZES))
     parser.add_argument("--photos", type=int, default=6, help="photos per size for the timing (default 6)")
+    parser.add_argument("--repeats", type=int, default=3, help="times each photo is read (default 3)")
     parser.add_argument("--limit", type=int, help="only the first N validation photos")
     parser.add_argument("--no-peer", action="store_true", help="leave mahjong-detector out")
     parser.add_argument("--no-accuracy", action="store_true", help="timing only")
@@ -155,13 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for megapixels in args.sizes:
             photos = render_photos(args.photos, megapixels, Path(tmp))
-            row = {"mjscan": time_it(ours.detect, photos)}
-            if peer is not None:
-                row["mahjong-detector"] = time_it(lambda b: peer.raw(b), photos)
+            runs = {"mjscan": ours.detect, **({"mahjong-detector": peer.raw} if peer is not None else {})}
+            row = time_side_by_side(runs, photos, args.repeats)
+            line = f"{megapixels:>2} MP: " + "; ".join(
+                f"{name} {r['photos_per_second']} photos/s, median {r['median_ms']} ms" for name, r in row.items())
+            if peer is not None:  # the machine's speed cancels out of the ratio
+                row["ratio"] = round(row["mjscan"]["median_ms"] / row["mahjong-detector"]["median_ms"], 2)
+                line += f" (ratio {row['ratio']})"
             results["speed"][f"{megapixels}MP"] = row
-            print(f"{megapixels:>2} MP: " + "; ".join(
-                f"{name} {r['photos_per_second']} photos/s, median {r['median_ms']} ms" for name, r in row.items()),
-                flush=True)
+            print(line, flush=True)
 
     if not args.no_accuracy and Path(args.val, "images").is_dir():
         images = list_images(args.val)[: args.limit] if args.limit else list_images(args.val)

@@ -646,8 +646,9 @@ FAST_HELP = ("read each photo about twice as fast, a little less accurately: one
              "passes (models/README.md)")
 EACH_ALONE_HELP = ("read each tile alone, not together with the tiles of the photo that look like it "
                    "(vision.sibling_readings, stop 33): to measure what that adds")
-EVERY_CROP_HELP = ("read every box from all eight of its crops, not only the unsure ones (vision.detector."
-                   "SURE_READING, stop 45): to measure what reading the sure ones from two costs")
+EVERY_CROP_HELP = ("read every box from all eight of its crops, each both ways up, not only the unsure ones "
+                   "(vision.detector.SURE_READING and SURE_ONE_WAY, stops 45 and 46): to measure what reading the sure "
+                   "ones from two crops, one way up, costs")
 
 
 def _add_vision(commands: Any) -> None:
@@ -733,7 +734,8 @@ def _load_detector(model: str | None, conf: float | None, fast: bool = False, ea
     """The Detector, or an InputError with a message (missing model, bad threshold, no onnxruntime). ``fast``:
     one crop a box and no mirrored passes (``FAST_READING``); ``each_alone``: each tile read alone, not with the
     tiles that look like it (``vision.sibling_readings``), to measure what that adds; ``every_crop``: every box read
-    from all its crops (no ``SURE_READING``), to measure what reading the sure ones from two costs."""
+    from all its crops, both ways up (no ``SURE_READING`` nor ``SURE_ONE_WAY``), to measure what reading the sure ones
+    from two crops, one way up, costs."""
     if conf is not None and not 0.0 <= conf <= 1.0:
         raise InputError("bad_confidence", f"--conf must lie between 0 and 1, not {conf}.")
     from vision.detector import DEFAULT_CONFIDENCE, FAST_READING, Detector, DetectorError

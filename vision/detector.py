@@ -121,6 +121,14 @@ higher than every crop's, and a box astride two face-down tiles read surely outs
 final NMS (seed 12 lost a hand). With that, real val reads 0.9674 / 0.7743 (0.9676 / 0.7744) with the same exact
 photos, missed and extra boxes, and seeds 10 and 12 the same hands, in 0.62-0.74 of the time a photo."""
 
+SURE_ONE_WAY = 0.9
+"""Before that, a box is read from those two crops one way up only (the classifier reads each crop also turned a half
+turn and averages the two): a box whose one-way reading is this sure of one answer keeps it, and only the others are
+read the other way up too, then as ``SURE_READING`` says. Measured on stop 45's true-box readings of every crop each
+way up (stop 46, models/README.md): at 0.9 every true box of real val (6,613), the held-out style's seed 10 (3,223)
+and the training styles' seed 11 (3,220) keeps the name stop 45's reading gives it, for 0.64-0.77 of its classifier
+reads (0.8 changes none either, but 0.7 changes two names of real val and two of seed 10)."""
+
 VOTE_IOU = 0.85
 VOTE_POWER = 4.0
 """The two-stage pipeline moves each box its first NMS keeps to the mean of the localiser's boxes over it at IoU
@@ -382,7 +390,8 @@ class Detector:
                  axis_reader_path: str | os.PathLike[str] | None | bool = None,
                  crop_margins: Sequence[float] | None = None, read_upright: bool = True, mirror: bool = True,
                  unstretch: bool = True, close_up: bool = True, bottom_edge_shift: float = BOTTOM_EDGE_SHIFT,
-                 share_readings: bool = True, sure_reading: float | None = SURE_READING):
+                 share_readings: bool = True, sure_reading: float | None = SURE_READING,
+                 sure_one_way: float | None = SURE_ONE_WAY):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -405,6 +414,12 @@ class Detector:
         if sure_reading is not None and not 0 < sure_reading <= 1:
             raise DetectorError(f"sure_reading must be a probability in (0, 1] or None, not {sure_reading!r}")
         self.sure_reading = None if sure_reading is None else float(sure_reading)
+        # ... and before that from those crops one way up (None: both ways from the start; without sure_reading
+        # every box is read from every crop, both ways)
+        if sure_one_way is not None and not (self.sure_reading or 0) <= sure_one_way <= 1:
+            raise DetectorError(f"sure_one_way must be a probability in [sure_reading, 1] or None, not "
+                                f"{sure_one_way!r}")
+        self.sure_one_way = None if sure_one_way is None or self.sure_reading is None else float(sure_one_way)
         if not 0 <= bottom_edge_shift <= 0.1:
             raise DetectorError(f"bottom_edge_shift must be a share in [0, 0.1], not {bottom_edge_shift!r}")
         self.bottom_edge_shift = float(bottom_edge_shift)  # a one-class localiser's bias (BOTTOM_EDGE_SHIFT)
@@ -704,12 +719,14 @@ class Detector:
     def _crop_readings(self, image: Image.Image, boxes: np.ndarray, axes: np.ndarray | None
                        ) -> tuple[np.ndarray, np.ndarray | None]:
         """Each box's classifier probabilities averaged over its crops (one a margin of ``crop_margins``, and one a
-        margin turned upright where ``axes`` are given), and what the classifier's last layer reads, averaged alike
-        (None unless ``share_readings`` and the classifier answers it). With ``sure_reading`` the crops at the
-        training's margin (``vision.crops.MARGIN``) are read first, and a box whose average over them is that
-        sure of one answer (a tile, or none) keeps it, unless it overlaps another box at ``FINAL_IOU`` or more:
-        only the others are read from the rest of the crops, and their average is the one every crop gives
-        (``SURE_READING``)."""
+        margin turned upright where ``axes`` are given), each read both ways up, and what the classifier's last
+        layer reads, averaged alike (None unless ``share_readings`` and the classifier answers it). With
+        ``sure_reading`` the crops at the training's margin (``vision.crops.MARGIN``) are read first, and a box whose
+        average over them is that sure of one answer (a tile, or none) keeps it, unless it overlaps another box at
+        ``FINAL_IOU`` or more: only the others are read from the rest of the crops, and their average is the one
+        every crop gives (``SURE_READING``). With ``sure_one_way`` too, those first crops are read one way up before
+        the other, and a box that sure of one answer then keeps that reading (``SURE_ONE_WAY``); the others' first
+        reading is then the both-ways one, to the last bit."""
         from vision.crops import tile_crops, upright_crops
 
         kinds = [(margin, False) for margin in self.crop_margins]
@@ -719,8 +736,8 @@ class Detector:
             first = list(range(len(kinds)))
         features = self.share_readings and getattr(self.classifier, "gives_features", False)
 
-        def read(numbers: list[int], rows: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray | None]]:
-            """The readings of the crops ``numbers`` (of ``kinds``) of the boxes ``rows``."""
+        def cut(numbers: list[int], rows: np.ndarray) -> dict[int, np.ndarray]:
+            """The crops ``numbers`` (of ``kinds``) of the boxes ``rows``."""
             crops = {number: tile_crops(image, boxes[rows], margin=kinds[number][0])
                      for number in numbers if not kinds[number][1]}
             turned = [number for number in numbers if kinds[number][1]]
@@ -728,11 +745,34 @@ class Detector:
                 crops.update(zip(turned, upright_crops(image, boxes[rows], axes[rows],
                                                        margins=tuple(kinds[n][0] for n in turned),
                                                        room=max(self.crop_margins))))
-            if features:
-                return {number: self.classifier.read_features(crops[number]) for number in numbers}
-            return {number: (self.classifier.probabilities(crops[number]), None) for number in numbers}
+            return crops
 
-        readings = read(first, np.arange(len(boxes)))
+        def run(crops: np.ndarray, **way: bool) -> tuple[np.ndarray, np.ndarray | None]:
+            """The classifier's probabilities and features of ``crops`` (both ways up unless ``half_turn=False``)."""
+            if features:
+                return self.classifier.read_features(crops, **way)
+            return self.classifier.probabilities(crops, **way), None
+
+        # a box overlapping another as much as the final NMS parts them is read from every crop, as the other is:
+        # which of the two is kept is decided by their scores, and a first reading runs higher than every crop's
+        overlaps = iou_matrix(boxes, boxes)
+        np.fill_diagonal(overlaps, 0.0)
+        contested = overlaps.max(axis=1, initial=0.0) >= FINAL_IOU
+        every_box = np.arange(len(boxes))
+        first_crops = cut(first, every_box)
+        if self.sure_one_way is not None and len(first) < len(kinds):
+            readings = {number: run(first_crops[number], half_turn=False) for number in first}
+            one_way = np.mean([readings[number][0] for number in first], axis=0)
+            other_way = np.flatnonzero((one_way.max(axis=1) < self.sure_one_way) | contested)
+            if len(other_way):  # the same crops turned a half turn, averaged as a both-ways reading averages them
+                for number in first:
+                    probs, seen = run(np.ascontiguousarray(first_crops[number][other_way][:, ::-1, ::-1]),
+                                      half_turn=False)
+                    readings[number][0][other_way] = (readings[number][0][other_way] + probs) / 2
+                    if seen is not None:
+                        readings[number][1][other_way] = (readings[number][1][other_way] + seen) / 2
+        else:
+            readings = {number: run(first_crops[number]) for number in first}
 
         def averaged(part: int, rows: np.ndarray | None = None) -> np.ndarray:
             """The mean of the readings' ``part`` (0: probabilities, 1: features) over the first crops (``rows``
@@ -746,14 +786,11 @@ class Detector:
         seen = averaged(1) if features else None
         rest = [number for number in range(len(kinds)) if number not in readings]
         if rest:
-            # a box overlapping another as much as the final NMS parts them is read from every crop too: which of
-            # the two is kept is decided by their scores, and a first reading runs higher than every crop's
-            overlaps = iou_matrix(boxes, boxes)
-            np.fill_diagonal(overlaps, 0.0)
-            contested = overlaps.max(axis=1, initial=0.0) >= FINAL_IOU
+            # a box read one way up alone is at least sure_one_way >= sure_reading sure, and not contested
             unsure = np.flatnonzero((probs.max(axis=1) < self.sure_reading) | contested)
             if len(unsure):
-                readings.update(read(rest, unsure))
+                crops = cut(rest, unsure)
+                readings.update({number: run(crops[number]) for number in rest})
                 probs[unsure] = averaged(0, unsure)
                 if features:
                     seen[unsure] = averaged(1, unsure)

@@ -38,6 +38,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from vision.crops import TURNED_BY
 from vision.detections import Detection, Detections
 
 FORMAT = "mjscan-reading-cache/1"
@@ -74,7 +75,8 @@ def detector_fingerprint(detector: Any) -> dict[str, Any]:
             models[name] = reader.model_path
     return {**{name: file_digest(path) for name, path in models.items()},
             "confidence": detector.confidence, "share_readings": detector.share_readings,
-            "sure_reading": detector.sure_reading, "answers": ANSWERS}
+            "sure_reading": detector.sure_reading, "sure_one_way": getattr(detector, "sure_one_way", None),
+            "turned_by": TURNED_BY, "answers": ANSWERS}
 
 
 def _exact(tile: Detection) -> dict[str, Any]:

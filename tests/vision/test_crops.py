@@ -196,3 +196,30 @@ def test_an_upright_crop_cut_alone_with_the_same_room_is_the_crop_cut_with_every
     # without that room the close-up's patch starts elsewhere, and its crop is cut from other box averages
     (narrow_room,) = upright_crops(image, boxes, axes, margins=(0.08,))
     assert not np.array_equal(narrow_room[0], together[1][0])
+
+
+def test_a_turn_samples_where_pillows_rotate_samples_to_one_grey_level():
+    """``turned`` (OpenCV's warpAffine with Pillow's geometry and arithmetic) gives a face's patch as ``Image.rotate``
+    does inside the patch's rim, for any angle and centre, but for a value in a hundred or fewer, by one grey level; a
+    quarter turn moves whole pixels, exactly."""
+    from vision.crops import turned
+
+    # a smooth picture with edges, as a tile's face is (pure noise would hide a misplaced sample)
+    yy, xx = np.mgrid[:90, :90]
+    picture = np.stack([(128 + 100 * np.sin(xx / 7.0)) * (yy % 30 < 20), 128 + 90 * np.cos(yy / 5.0),
+                        (xx + 2 * yy) % 256], axis=-1).astype(np.uint8)
+    patch = Image.fromarray(picture)
+    for angle, cx, cy in [(37.0, 45.0, 45.0), (-61.5, 44.2, 46.7), (123.0, 45.5, 44.5), (5.0, 45.0, 45.0)]:
+        ours = np.asarray(turned(patch, angle, (cx, cy)), dtype=int)
+        pillows = np.asarray(patch.rotate(angle, Image.Resampling.BILINEAR, center=(cx, cy)), dtype=int)
+        inside = (xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2 < 40 ** 2
+        assert np.abs(ours - pillows)[inside].max() <= 1, angle
+        assert np.mean(ours[inside] != pillows[inside]) < 0.01  # Pillow's arithmetic: truncated, not rounded
+        # a misplaced sample (half a pixel off) would move these smooth edges by many grey levels
+        shifted = np.asarray(patch.rotate(angle, Image.Resampling.BILINEAR, center=(cx + 0.5, cy)), dtype=int)
+        assert np.abs(ours - shifted)[inside].max() > 8
+    quarter = np.asarray(turned(patch, 90.0, (45.0, 45.0)))
+    assert np.array_equal(quarter, np.rot90(picture))  # a square turned a quarter about its middle: no resampling
+    assert turned(patch, 30.0, (45.0, 45.0)).size == patch.size
+    corner = np.asarray(turned(patch, 45.0, (45.0, 45.0)))[:5, :5]
+    assert corner.max() == 0  # nothing of the patch lands in the corners: black, as Pillow leaves them

@@ -568,12 +568,74 @@ def test_two_boxes_that_overlap_as_much_as_the_final_nms_parts_them_are_read_fro
     assert len(tiles) == 2  # the final NMS keeps one of P and Q
 
 
+class _TopHalfReader:
+    """Reads a crop as 7m as surely as the top half of it is red (0.95 from 60 % red up), the rest "none"; read both
+    ways up (``half_turn``, as the classifier does) it averages that with the crop turned a half turn. Records each
+    read's size and way, and answers features (the two answers) as the classifier does."""
+
+    draws_boxes = False
+    gives_features = True
+
+    def __init__(self):
+        self.reads = []
+
+    @staticmethod
+    def one_way(crops):
+        red = ((crops[..., 0] > 200) & (crops[..., 1] < 60))[:, : crops.shape[1] // 2].mean(axis=(1, 2))
+        probs = np.zeros((len(crops), 44), dtype=np.float32)
+        probs[:, 6] = np.minimum(1.0, red / 0.6) * 0.95
+        probs[:, 43] = 1 - probs[:, 6]
+        return probs
+
+    def read_features(self, crops, half_turn=True):
+        self.reads.append((len(crops), half_turn))
+        probs = self.one_way(crops)
+        if half_turn:
+            probs = (probs + self.one_way(crops[:, ::-1, ::-1])) / 2
+        return probs, probs[:, [6, 43]]
+
+
+def test_a_box_read_surely_one_way_up_is_not_read_the_other_way():
+    """``sure_one_way`` (SURE_ONE_WAY): the two first crops are read one way up; a box that sure keeps that reading,
+    and only the others are read turned a half turn, which gives them the both-ways reading to the last bit."""
+    # A is red in the top 40 of its 56 pixels, B in the bottom 40: one way up A reads surely and B does not
+    photo = photo_with_boxes(320, 320, [(60, 100, 100, 140), (200, 116, 240, 156)])
+    margins = (0.04, 0.08, 0.16)
+
+    def read(sure_one_way, sure_reading=0.65):
+        reader = _TopHalfReader()
+        detector = fake_detector(320, classifier=reader, crop_margins=margins, axis_reader=_FixedAxes(90.0),
+                                 read_upright=True, sure_reading=sure_reading, sure_one_way=sure_one_way)
+        detector.session = _FixedLocaliser([(80, 128, 40, 56, 1.0), (220, 128, 40, 56, 1.0)])
+        tiles = sorted(detector.detect(photo).tiles, key=lambda t: t.box[0])
+        assert [t.code_str for t in tiles] == ["7m", "7m"]
+        return reader.reads, [t.confidence for t in tiles]
+
+    reads, (a, b) = read(0.9)
+    assert reads == [(2, False), (2, False), (1, False), (1, False)]  # both one way, then B alone the other way
+    both_ways_reads, (a_both, b_both) = read(None)
+    assert both_ways_reads == [(2, True), (2, True)]  # both sure enough (SURE_READING) from the first crops
+    assert a >= 0.9 and a_both < 0.9  # A's one-way reading stands
+    assert b == b_both  # B's reading is the both-ways one, bit for bit
+    # unsure both ways too, B is then read from every crop (both ways), and A is still read one way only
+    reads, (a_all, b_all) = read(0.9, sure_reading=0.9)
+    assert reads == [(2, False), (2, False), (1, False), (1, False)] + [(1, True)] * 4 and a_all == a
+    assert b_all == read(None, sure_reading=None)[1][1]
+    # a value over every one-way reading reads both boxes the other way too: the both-ways readings
+    assert read(1.0)[1] == [a_both, b_both]
+
+
 def test_sure_reading_must_be_a_probability(tmp_path):
     model = tiny_localiser(tmp_path / "tiny.onnx", 320)
     for bad in (0.0, 1.5, -0.2):
         with pytest.raises(DetectorError, match="^sure_reading must be a probability"):
             Detector(model, sure_reading=bad)
     assert Detector(model, sure_reading=None).sure_reading is None and Detector(model).sure_reading == 0.7
+    for bad in (0.5, 1.2):  # under sure_reading (0.7), or not a probability
+        with pytest.raises(DetectorError, match="^sure_one_way must be a probability"):
+            Detector(model, sure_one_way=bad)
+    assert Detector(model).sure_one_way == 0.9 and Detector(model, sure_one_way=None).sure_one_way is None
+    assert Detector(model, sure_reading=None).sure_one_way is None  # every box from every crop, both ways
 
 
 def test_the_localisers_boxes_over_one_tile_vote_for_its_box():

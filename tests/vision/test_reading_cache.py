@@ -94,7 +94,7 @@ def test_the_fingerprint_names_each_model_by_its_content(tmp_path):
             self.model_path = path
 
     class Detector:
-        confidence, share_readings, sure_reading = 0.25, True, 0.7
+        confidence, share_readings, sure_reading, sure_one_way = 0.25, True, 0.7, 0.9
 
     files = {}
     for name, body in (("detector", b"one"), ("classifier", b"two")):
@@ -105,12 +105,15 @@ def test_the_fingerprint_names_each_model_by_its_content(tmp_path):
     detector.classifier, detector.bonus_reader, detector.axis_reader = Reader(files["classifier"]), None, None
     first = detector_fingerprint(detector)
     assert first == {"detector": file_digest(files["detector"]), "classifier": file_digest(files["classifier"]),
-                     "confidence": 0.25, "share_readings": True, "sure_reading": 0.7, "answers": ANSWERS}
+                     "confidence": 0.25, "share_readings": True, "sure_reading": 0.7, "sure_one_way": 0.9,
+                     "turned_by": "opencv", "answers": ANSWERS}
     files["classifier"].write_bytes(b"retrained")
     assert detector_fingerprint(detector)["classifier"] != first["classifier"]
     # a box read from fewer crops reads otherwise: another cache
     detector.sure_reading = None
     assert detector_fingerprint(detector)["sure_reading"] is None
+    detector.sure_one_way = None  # read both ways up from the start: another cache
+    assert detector_fingerprint(detector)["sure_one_way"] is None
 
 
 def test_a_photo_is_known_by_its_name_and_its_bytes(tmp_path):

@@ -45,6 +45,7 @@ from vision.evaluate import ImagePrediction, evaluate, list_images, read_truth  
 
 PEER_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z"}
 SIZES = {1: (1155, 866), 4: (2309, 1732), 12: (4000, 3000)}
+SETTLE_S = 0.1
 
 
 class Peer:
@@ -128,6 +129,9 @@ def time_side_by_side(runs: dict, photos: list[bytes], repeats: int = 3) -> dict
     for _ in range(repeats):
         for photo in photos:
             for name, run in runs.items():
+                # onnxruntime's idle threads spin a while after a run (mahjong-detector's do): let them settle first,
+                # so that neither side is timed against the other's leftovers
+                time.sleep(SETTLE_S)
                 start = time.perf_counter()
                 run(photo)
                 latencies[name].append(time.perf_counter() - start)

@@ -754,13 +754,13 @@ class Detector:
                 return self.classifier.read_features(crops, **way)
             return self.classifier.probabilities(crops, **way), None
 
-        # a box overlapping another as much as the final NMS parts them is read from every crop, as the other is:
-        # which of the two is kept is decided by their scores, and a first reading runs higher than every crop's
-        overlaps = iou_matrix(boxes, boxes)
-        np.fill_diagonal(overlaps, 0.0)
-        contested = overlaps.max(axis=1, initial=0.0) >= FINAL_IOU
-        every_box = np.arange(len(boxes))
-        first_crops = cut(first, every_box)
+        first_crops = cut(first, np.arange(len(boxes)))
+        if len(first) < len(kinds):
+            # a box overlapping another as much as the final NMS parts them is read from every crop, as the other
+            # is: which of the two is kept is decided by their scores, and a first reading runs higher than every crop's
+            overlaps = iou_matrix(boxes, boxes)
+            np.fill_diagonal(overlaps, 0.0)
+            contested = overlaps.max(axis=1, initial=0.0) >= FINAL_IOU
         if self.sure_one_way is not None and len(first) < len(kinds):
             readings = {number: run(first_crops[number], half_turn=False) for number in first}
             one_way = np.mean([readings[number][0] for number in first], axis=0)

@@ -75,7 +75,7 @@ def detector_fingerprint(detector: Any) -> dict[str, Any]:
             models[name] = reader.model_path
     return {**{name: file_digest(path) for name, path in models.items()},
             "confidence": detector.confidence, "share_readings": detector.share_readings,
-            "sure_reading": detector.sure_reading, "sure_one_way": getattr(detector, "sure_one_way", None),
+            "sure_reading": detector.sure_reading, "sure_one_way": detector.sure_one_way,
             "turned_by": TURNED_BY, "answers": ANSWERS}
 
 

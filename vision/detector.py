@@ -755,20 +755,20 @@ class Detector:
             return self.classifier.probabilities(crops, **way), None
 
         first_crops = cut(first, np.arange(len(boxes)))
-        if len(first) < len(kinds):
+        cascade = len(first) < len(kinds)  # some crops are left for the boxes the first ones leave unsure
+        if cascade:
             # a box overlapping another as much as the final NMS parts them is read from every crop, as the other
             # is: which of the two is kept is decided by their scores, and a first reading runs higher than every crop's
             overlaps = iou_matrix(boxes, boxes)
             np.fill_diagonal(overlaps, 0.0)
             contested = overlaps.max(axis=1, initial=0.0) >= FINAL_IOU
-        if self.sure_one_way is not None and len(first) < len(kinds):
+        if cascade and self.sure_one_way is not None:
             readings = {number: run(first_crops[number], half_turn=False) for number in first}
             one_way = np.mean([readings[number][0] for number in first], axis=0)
             other_way = np.flatnonzero((one_way.max(axis=1) < self.sure_one_way) | contested)
             if len(other_way):  # the same crops turned a half turn, averaged as a both-ways reading averages them
                 for number in first:
-                    probs, seen = run(np.ascontiguousarray(first_crops[number][other_way][:, ::-1, ::-1]),
-                                      half_turn=False)
+                    probs, seen = run(first_crops[number][other_way][:, ::-1, ::-1], half_turn=False)
                     readings[number][0][other_way] = (readings[number][0][other_way] + probs) / 2
                     if seen is not None:
                         readings[number][1][other_way] = (readings[number][1][other_way] + seen) / 2
@@ -785,8 +785,8 @@ class Detector:
 
         probs = averaged(0)
         seen = averaged(1) if features else None
-        rest = [number for number in range(len(kinds)) if number not in readings]
-        if rest:
+        if cascade:
+            rest = [number for number in range(len(kinds)) if number not in readings]
             # a box read one way up alone is at least sure_one_way >= sure_reading sure, and not contested
             unsure = np.flatnonzero((probs.max(axis=1) < self.sure_reading) | contested)
             if len(unsure):

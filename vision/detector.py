@@ -9,7 +9,8 @@ What happens to a photo:
    pixels of the upright photo, whatever its size.
 2. **Letterbox**: the photo is scaled to fit the model's square input (ultralytics' LetterBox: same
    scale both ways, grey 114 padding centred), RGB, 0..1, NCHW float32. A model exported with a free
-   input size is run at each of ``LOCALISER_SCALES`` (640 and 320 px for the shipped localiser).
+   input size is run at each of ``LOCALISER_SCALES`` (640 and 320 px for the shipped localiser), its input
+   padded only to a multiple of the model's stride, not to the square (``SNUG_INPUT``).
 3. **Decode**: ultralytics' detect export answers ``[1, 4 + nc, N]``: a box centre and size in input
    pixels, then one sigmoid score per class. Each candidate keeps its best class.
 4. **NMS** (numpy): per class at IoU 0.5, then across classes at IoU 0.8 (tiles do not overlap, so two
@@ -63,8 +64,8 @@ import numpy as np
 from PIL import Image, ImageOps
 
 from vision import sibling_readings
-from vision.boxes import (Slice, class_aware_nms, iou_matrix, letterbox_geometry, lower_bottom_edges, plan_slices,
-                         unletterbox, vote_boxes)
+from vision.boxes import (Slice, class_aware_nms, iou_matrix, letterbox_canvas, letterbox_geometry, lower_bottom_edges,
+                         plan_slices, unletterbox, vote_boxes)
 from vision.classes import BACK_ID, CLASS_NAMES, NUM_CLASSES, class_from_id
 from vision.crops import MARGIN, as_rgb
 from vision.detections import Detection, Detections
@@ -129,6 +130,12 @@ way up (stop 46, models/README.md): at 0.9 every true box of real val (6,613), t
 and the training styles' seed 11 (3,220) keeps the name stop 45's reading gives it, for 0.64-0.77 of its classifier
 reads (0.8 changes one name of real val, 0.7 two of real val and two of seed 10, each right before). End to end
 the four held-out seeds read the same 800 hands, and real val 0.9675 / 0.7748 (0.9674 / 0.7743) with the same photos."""
+
+SNUG_INPUT = True
+"""A localiser exported with a free input size is given the photo resized to the pass's size and padded only to a
+multiple of its stride (ultralytics' ``LetterBox(auto=True)``, as its own ``predict`` does), not to a square: a
+4:3 photo is read at 640 x 480, a quarter less work than 640 x 640. Measured (stop 47, models/README.md): FIGURES.
+``Detector(snug_input=False)`` pads to the square as before."""
 
 VOTE_IOU = 0.85
 VOTE_POWER = 4.0
@@ -216,25 +223,28 @@ def _register_heif() -> None:
     pillow_heif.register_heif_opener()
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, int, int]]:
+def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, tuple[float, int, int]]:
     """An RGB uint8 image fitted into a size x size square (ultralytics' LetterBox), as the model's
-    1 x 3 x size x size float32 input, with (scale, left, top) to map boxes back."""
-    resized, geometry = _resized(image, size)
-    return _tensor(resized, size, geometry), geometry
+    1 x 3 x size x size float32 input, with (scale, left, top) to map boxes back. With ``stride`` the input is
+    only padded to a multiple of it (``vision.boxes.letterbox_canvas``; ``SNUG_INPUT``)."""
+    resized, geometry = _resized(image, size, stride)
+    return _tensor(resized, letterbox_canvas(*resized.shape[1::-1], size, stride), geometry), geometry
 
 
-def letterbox_both_ways(image: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, tuple[float, int, int]]:
+def letterbox_both_ways(image: np.ndarray, size: int, stride: int | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, tuple[float, int, int]]:
     """``letterbox`` of the image and of the image mirrored left to right, with the geometry both share. The
     resized image is mirrored, not the photo: copying a 12-megapixel photo's decoded 2000 x 1500 pixels mirrored
     took 8 ms a pass, more than the half-size pass's model; resizing and mirroring commute (OpenCV's bilinear
     sampling is symmetric), so the mirrored input is the one the mirrored photo gave."""
-    resized, geometry = _resized(image, size)
-    return _tensor(resized, size, geometry), _tensor(resized[:, ::-1], size, geometry), geometry
+    resized, geometry = _resized(image, size, stride)
+    canvas = letterbox_canvas(*resized.shape[1::-1], size, stride)
+    return _tensor(resized, canvas, geometry), _tensor(resized[:, ::-1], canvas, geometry), geometry
 
 
-def _resized(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, int, int]]:
+def _resized(image: np.ndarray, size: int, stride: int | None) -> tuple[np.ndarray, tuple[float, int, int]]:
     height, width = image.shape[:2]
-    scale, left, top, new_w, new_h = letterbox_geometry(width, height, size)
+    scale, left, top, new_w, new_h = letterbox_geometry(width, height, size, stride)
     if (new_w, new_h) != (width, height):
         import cv2
 
@@ -242,11 +252,12 @@ def _resized(image: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, int
     return image, (scale, left, top)
 
 
-def _tensor(resized: np.ndarray, size: int, geometry: tuple[float, int, int]) -> np.ndarray:
-    """The resized image on a grey (114) square at the geometry's offsets, as 1 x 3 x size x size floats in 0..1."""
+def _tensor(resized: np.ndarray, canvas: tuple[int, int], geometry: tuple[float, int, int]) -> np.ndarray:
+    """The resized image on a grey (114) canvas (width, height) at the geometry's offsets, as 1 x 3 x height x
+    width floats in 0..1."""
     _, left, top = geometry
     new_h, new_w = resized.shape[:2]
-    canvas = np.full((3, size, size), 114, dtype=np.uint8)  # channels first: one copy of the pixels, not three
+    canvas = np.full((3, canvas[1], canvas[0]), 114, dtype=np.uint8)  # channels first: one copy of the pixels
     canvas[:, top:top + new_h, left:left + new_w] = resized.transpose(2, 0, 1)
     tensor = canvas[None].astype(np.float32)
     tensor /= np.float32(255.0)
@@ -260,6 +271,14 @@ def _metadata_size(meta: dict[str, str]) -> int:
         return int(size[0] if isinstance(size, list) else size)
     except (ValueError, TypeError, IndexError):
         return 640
+
+
+def _metadata_stride(meta: dict[str, str]) -> int:
+    """The model's largest stride (ultralytics writes ``stride: 32``); 32 if absent."""
+    try:
+        return max(1, int(meta.get("stride", "32")))
+    except ValueError:
+        return 32
 
 
 def _metadata_names(meta: dict[str, str]) -> list | None:
@@ -392,7 +411,7 @@ class Detector:
                  crop_margins: Sequence[float] | None = None, read_upright: bool = True, mirror: bool = True,
                  unstretch: bool = True, close_up: bool = True, bottom_edge_shift: float = BOTTOM_EDGE_SHIFT,
                  share_readings: bool = True, sure_reading: float | None = SURE_READING,
-                 sure_one_way: float | None = SURE_ONE_WAY):
+                 sure_one_way: float | None = SURE_ONE_WAY, snug_input: bool = SNUG_INPUT):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not path.is_file():
             raise DetectorError(f"No detector model at '{path}'. Train one with 'mjscan train' or pass --model.")
@@ -434,6 +453,8 @@ class Detector:
         fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
         self.batched = not isinstance(shape[0], int)  # a free batch size: several passes in one run (_passes)
         self.size = int(shape[2]) if fixed else _metadata_size(meta)
+        # a free-size model's input is padded only to a multiple of its stride (SNUG_INPUT), not to a square
+        self.input_stride = _metadata_stride(meta) if snug_input and not fixed else None
         # each pass's input side: a fixed-size model has one; a free-size one is read at every scale
         chosen = (1.0,) if fixed else tuple(LOCALISER_SCALES if scales is None else scales)
         if not chosen or any(not 0 < scale <= 4 for scale in chosen):
@@ -522,10 +543,10 @@ class Detector:
         mirrors = (False, True) if mirrored_too and self.mirror and self.classifier is not None else (False,)
         for number, size in enumerate(sizes):
             if len(mirrors) == 2:
-                straight, flipped, (scale, left, top) = letterbox_both_ways(image, size)
+                straight, flipped, (scale, left, top) = letterbox_both_ways(image, size, self.input_stride)
                 tensors = (straight, flipped)
             else:
-                tensor, (scale, left, top) = letterbox(image, size)
+                tensor, (scale, left, top) = letterbox(image, size, self.input_stride)
                 tensors = (tensor,)
             if first is not None and number == 0:  # the straight pass at this size: already run
                 parts.append(first)

@@ -76,7 +76,7 @@ def detector_fingerprint(detector: Any) -> dict[str, Any]:
     return {**{name: file_digest(path) for name, path in models.items()},
             "confidence": detector.confidence, "share_readings": detector.share_readings,
             "sure_reading": detector.sure_reading, "sure_one_way": detector.sure_one_way,
-            "turned_by": TURNED_BY, "answers": ANSWERS}
+            "input_stride": detector.input_stride, "turned_by": TURNED_BY, "answers": ANSWERS}
 
 
 def _exact(tile: Detection) -> dict[str, Any]:

@@ -68,6 +68,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector.share_readings = options.get("share_readings", True)  # with a classifier that gives features
     detector.sure_reading = options.get("sure_reading")  # SURE_READING: every box read from every crop unless asked
     detector.sure_one_way = options.get("sure_one_way")  # SURE_ONE_WAY: both ways up from the start unless asked
+    detector.input_stride = options.get("input_stride")  # SNUG_INPUT: a square input unless asked
     if detector.classifier is not None:  # a one-class localiser in front of the tile classifier
         detector.session = RedBoxSession(size, class_id=0, num_classes=1, slack=options.get("slack", 0.0))
         detector.num_classes = 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.boxes import (class_aware_nms, ioa_matrix, ios_matrix, iou_matrix, letterbox_geometry, nms, plan_slices,
-                          unletterbox)
+from vision.boxes import (class_aware_nms, ioa_matrix, ios_matrix, iou_matrix, letterbox_canvas, letterbox_geometry,
+                          nms, plan_slices, unletterbox)
 from vision.classes import NUM_CLASSES
 from vision.detector import decode, letterbox, letterbox_both_ways, merge
 
@@ -70,6 +70,36 @@ def test_letterbox_geometry_and_its_inverse(width, height):
     assert back == pytest.approx(boxes, abs=1e-6)
 
 
+@pytest.mark.parametrize("width, height", [(640, 640), (1280, 960), (480, 640), (4032, 3024), (333, 1000), (100, 50),
+                                           (600, 400), (1920, 1080)])
+def test_a_snug_letterbox_pads_each_side_only_to_the_stride(width, height):
+    """ultralytics' LetterBox(auto=True): the resized image padded to a multiple of the stride, centred."""
+    size, stride = 320, 32
+    scale, left, top, new_w, new_h = letterbox_geometry(width, height, size, stride)
+    square_scale, _, _, square_w, square_h = letterbox_geometry(width, height, size)
+    assert (scale, new_w, new_h) == (square_scale, square_w, square_h) and max(new_w, new_h) == size
+    canvas_w, canvas_h = letterbox_canvas(new_w, new_h, size, stride)
+    assert canvas_w % stride == 0 and canvas_h % stride == 0
+    assert new_w <= canvas_w < new_w + stride and new_h <= canvas_h < new_h + stride
+    r = min(size / height, size / width)
+    dw, dh = np.mod(size - round(width * r), stride) / 2, np.mod(size - round(height * r), stride) / 2
+    assert (left, top) == (round(dw - 0.1), round(dh - 0.1))
+    assert letterbox_canvas(new_w, new_h, size) == (size, size)  # without a stride: the square
+
+
+def test_a_snug_letterbox_gives_a_smaller_input_with_the_same_picture():
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    square, (scale, left, top) = letterbox(image, 64)
+    snug, (snug_scale, snug_left, snug_top) = letterbox(image, 64, stride=16)
+    assert square.shape == (1, 3, 64, 64) and snug.shape == (1, 3, 48, 64)
+    assert (snug_scale, snug_left, snug_top) == (scale, 0, 0) and (left, top) == (0, 8)
+    assert np.array_equal(snug[0], square[0, :, 8:56])   # the same resized picture, none of the square's padding
+    odd, (_, odd_left, odd_top) = letterbox(rng.integers(0, 256, (250, 400, 3), dtype=np.uint8), 64, stride=16)
+    assert odd.shape == (1, 3, 48, 64) and (odd_left, odd_top) == (0, 4)   # 40 rows resized, 8 of grey round them
+    assert odd[0, :, :4] == pytest.approx(np.full((3, 4, 64), 114 / 255))
+
+
 def test_letterbox_pads_grey_and_keeps_the_picture_centred():
     image = np.zeros((100, 200, 3), dtype=np.uint8)
     image[:, :, 0] = 255
@@ -87,11 +117,11 @@ def test_the_mirrored_letterbox_is_the_mirrored_photo_letterboxed(shape):
     ``letterbox`` puts it, not mirrored by a pixel)."""
     rng = np.random.default_rng(3)
     image = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
-    for size in (64, 320):
-        straight, mirrored, geometry = letterbox_both_ways(image, size)
-        expected, expected_geometry = letterbox(np.ascontiguousarray(image[:, ::-1]), size)
-        assert geometry == expected_geometry and geometry == letterbox(image, size)[1]
-        assert np.array_equal(straight, letterbox(image, size)[0])
+    for size, stride in ((64, None), (320, None), (64, 16), (320, 32)):
+        straight, mirrored, geometry = letterbox_both_ways(image, size, stride)
+        expected, expected_geometry = letterbox(np.ascontiguousarray(image[:, ::-1]), size, stride)
+        assert geometry == expected_geometry and geometry == letterbox(image, size, stride)[1]
+        assert np.array_equal(straight, letterbox(image, size, stride)[0])
         assert np.abs(mirrored - expected).max() <= 1 / 255 + 1e-6   # OpenCV's rounding, at most one grey level
         assert np.mean(mirrored != expected) < 0.001
         assert straight.flags.c_contiguous and mirrored.flags.c_contiguous

@@ -122,6 +122,21 @@ def test_a_model_of_free_input_size_reads_the_photo_at_every_scale_and_merges_th
     assert whole.session.calls == 2  # tiles seen whole: both scales, no windows, the first pass run once
 
 
+def test_a_snug_input_reads_a_wide_photo_at_its_own_proportions_and_finds_the_same_boxes():
+    """SNUG_INPUT: a 4:3 photo goes to the model as 640 x 480 and 320 x 256, not as squares, and its boxes come back
+    to the same places in the photo."""
+    truth = [(100 + i * 70, 300, 150 + i * 70, 370) for i in range(5)]
+    photo = photo_with_boxes(800, 600, truth)
+    snug = fake_detector(640, pass_sizes=(640, 320), input_stride=32)
+    square = fake_detector(640, pass_sizes=(640, 320))
+    shapes = []
+    run = snug.session.run
+    snug.session.run = lambda names, feeds: shapes.append(next(iter(feeds.values())).shape) or run(names, feeds)
+    found, expected = boxes_of(snug.detect(photo)), boxes_of(square.detect(photo))
+    assert shapes == [(1, 3, 480, 640), (1, 3, 256, 320)]  # 240 rows padded to 256, a multiple of 32
+    assert len(found) == len(truth) and np.allclose(found, expected, atol=1)
+
+
 def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
     pytest.importorskip("onnxruntime")
     model = tiny_localiser
@@ -133,6 +148,9 @@ def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
     assert fixed.size == 320 and fixed.pass_sizes == (320,)  # a fixed input has one scale
     free = Detector(model(tmp_path / "free.onnx", "side"), classifier_path=classifier)
     assert free.size == 640 and free.pass_sizes == (640, 320) and free.num_classes == 1
+    # a free-size model's input is padded to its stride (SNUG_INPUT), a fixed one's is the square it takes
+    assert free.input_stride == 32 and fixed.input_stride is None
+    assert Detector(tmp_path / "free.onnx", classifier_path=classifier, snug_input=False).input_stride is None
     assert Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[1.0]).pass_sizes == (640,)
     assert Detector(tmp_path / "free.onnx", classifier_path=classifier, scales=[0.7, 1.0]).pass_sizes == (640, 448)
     with pytest.raises(DetectorError, match="scales"):

@@ -137,6 +137,13 @@ def test_a_snug_input_reads_a_wide_photo_at_its_own_proportions_and_finds_the_sa
     assert len(found) == len(truth) and np.allclose(found, expected, atol=1)
 
 
+def test_the_stride_comes_from_the_models_metadata():
+    from vision.detector import _metadata_stride
+
+    assert _metadata_stride({"stride": "16"}) == 16
+    assert _metadata_stride({}) == 32 and _metadata_stride({"stride": "wide"}) == 32  # ultralytics' YOLO: 32
+
+
 def test_the_pass_sizes_come_from_the_model_and_the_scales(tmp_path):
     pytest.importorskip("onnxruntime")
     model = tiny_localiser

@@ -136,8 +136,9 @@ SNUG_INPUT = True
 multiple of its stride (ultralytics' ``LetterBox(auto=True)``, as its own ``predict`` does), not to a square: a
 4:3 photo is read at 640 x 480, a quarter less work than 640 x 640. Measured (stop 47, models/README.md): at 12 MP
 the localiser's passes take 153 ms a photo instead of 182, and a photo 0.89-0.94 of the time; real val reads 0.9680 /
-0.7744 (0.9675 / 0.7748) with one photo more exact, and the four held-out seeds 663 hands of 800 (665): the boxes move
-a little because the picture no longer sits 16 px off the model's 32-px grid, and close calls fall either way.
+0.7744 (0.9675 / 0.7748) with one photo more exact, and the eight held-out seeds 1,318 hands of 1,600 (1,316), 53
+silently wrong (53): the boxes move a little because the picture no longer sits 16 px off the model's 32-px grid, and
+close calls fall either way (14 hands better, 11 worse).
 ``Detector(snug_input=False)`` pads to the square as before."""
 
 VOTE_IOU = 0.85

@@ -1054,6 +1054,21 @@ def test_a_kongs_fourth_tile_pushed_off_a_sideways_tile_lying_on_the_line(angle)
     assert notation(reading) == norm("123m 456p 789s 9p [22'22s] +9p")
 
 
+def test_a_kongs_fourth_tile_pushed_half_off_the_sideways_tile_across_the_row_is_its_fourth_tile():
+    """The detector's detections of held-out seed 10's photo 000066 (stop 47): the 3s kong's fourth tile lies on the
+    sideways 3s, pushed away from the player by some half of its width. Their boxes overlap too little to be one
+    place, the fourth tile lies off the meld's line (a group of its own), and its centre is 0.5 of a width across
+    from the sideways tile's, less than the 0.7 a tile laid beside shows: it was ignored, and the kong read as a
+    pung, silently wrong. ``BESIDE_ACROSS`` starts at 0.35 since."""
+    data = json.loads((Path(__file__).resolve().parents[1] / "data" / "grouping" /
+                       "kong-fourth-tile-pushed-off.json").read_text())
+    reading = group(Detections.from_dict(data))
+    assert reading.questions == () and reading.ignored == ()
+    assert notation(reading) == norm("3z [1'111z] [3'333s] [7'56s] [6'57s] 12345678f +3z")
+    kong = next(m for m in reading.hand.melds if m.tiles[0] == Tile.parse("3s"))
+    assert kong.kind is MeldKind.KONG and kong.claimed is Direction.LEFT
+
+
 def _counted_detections(monkeypatch) -> list:
     """The photos the shipped detector is asked to detect from now on (skips without onnxruntime or the model)."""
     pytest.importorskip("onnxruntime")

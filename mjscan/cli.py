@@ -513,13 +513,14 @@ def _add_synth(commands: Any) -> None:
     prep.add_argument("--random", type=int, default=0, metavar="N",
                       help="N random painted styles instead of the fixed ones (domain randomisation)")
     prep.add_argument("--random-seed", type=int, default=0, metavar="S", help="the first random style's seed")
-    prep.add_argument("--random-generation", type=int, default=1, choices=(1, 2, 3, 4, 5), metavar="G",
+    prep.add_argument("--random-generation", type=int, default=1, choices=(1, 2, 3, 4, 5, 6), metavar="G",
                       help="the painter's option set for random styles: 1; 2 (adds flowers without seat "
                            "numbers, the 1s as one stick, other White frames); 3 (2, and the one-stick 1s "
                            "in any suit ink, width and length); 4 (3, and the numerals and bonus characters "
                            "in a brush hand four styles in five; fetches three calligraphy fonts from npm); or 5 "
                            "(4, with half the styles' numerals in a printed display face instead; fetches three "
-                           "more fonts from npm)")
+                           "more fonts from npm); or 6 (5, with every mark outlined, edged or hollow, four styles "
+                           "in five)")
     prep.add_argument("--style", action="append", metavar="NAME",
                       help="only this style (repeatable; the held-out one always comes along), e.g. the opt-in "
                            "xm-real and xm-dorothys, xmahjongg's photographed and pixel-art tilesets")

@@ -331,8 +331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the painter's option set for random styles: 1, 2 (adds flowers without seat "
                              "numbers, the 1s as one stick, other White frames), 3 (the 1s as one stick of any "
                              "ink and size), 4 (numerals and bonus characters by brush; fetches the brush fonts "
-                             "from npm) or 5 (half of them in a printed display face instead; fetched the same "
-                             "way)")
+                             "from npm), 5 (half of them in a printed display face instead; fetched the same "
+                             "way) or 6 (5, with every mark outlined, four styles in five)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:

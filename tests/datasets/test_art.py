@@ -405,7 +405,7 @@ def test_second_generation_random_schemes_add_options_and_leave_the_first_alone(
     assert "stick" in {s.bird for s in second}
     assert len({s.white_inset for s in second}) == 40
     with pytest.raises(ValueError, match="generation must be one of"):
-        random_scheme(1, generation=6)
+        random_scheme(1, generation=7)
 
 
 def test_third_generation_draws_the_one_stick_1s_every_way_and_leaves_the_second_alone():
@@ -468,6 +468,76 @@ def test_fifth_generation_prints_half_its_numerals_in_a_display_face_and_leaves_
     assert 0.35 < kept / len(fifth) < 0.65
     assert set(DISPLAY_KINDS) <= {s.brush for s in fifth} <= {*NUMERAL_KINDS, None}
     assert set(NUMERAL_KINDS) <= set(NPM_FONTS)  # every numeral hand can be fetched
+
+
+def test_sixth_generation_outlines_four_styles_in_five_and_leaves_the_fifth_alone():
+    """Generation 6 is generation 5's style plus an outline of every mark (edged, hollow or lined) in about four
+    styles of five; generation 5 has none, and a wrong outline is refused when the scheme is built."""
+    from dataclasses import replace
+
+    from datasets.art.painter import OUTLINE_KINDS, Scheme, random_scheme
+
+    fifth = [random_scheme(seed, generation=5) for seed in range(200)]
+    sixth = [random_scheme(seed, generation=6) for seed in range(200)]
+    assert [s.name for s in sixth[:2]] == ["painted-random-g6-0", "painted-random-g6-1"]
+    for old, new in zip(fifth, sixth):
+        assert old.outline is None
+        assert replace(new, name=old.name, outline=None) == old
+    outlined = [s.outline for s in sixth if s.outline is not None]
+    assert 0.7 < len(outlined) / len(sixth) < 0.9
+    assert {kind for kind, _, _ in outlined} == set(OUTLINE_KINDS)
+    assert all(3 <= width <= 10 for _, width, _ in outlined)
+    assert all(rim is None for kind, _, rim in outlined if kind == "hollow")
+    assert any(rim is not None for kind, _, rim in outlined if kind == "edged")
+    for bad in [("dotted", 4, None), ("edged", 0, None), ("edged", 4)]:
+        with pytest.raises(ValueError, match="outline must be None or"):
+            Scheme("x", 0, outline=bad)
+
+
+@pytest.mark.parametrize("kind", ["edged", "hollow", "lined"])
+def test_an_outline_changes_each_mark_where_its_kind_says(kind):
+    """A stroke drawn solid, then outlined: an edged one keeps its footprint and its ink inside, with a darker rim;
+    a hollow one keeps only its rim (the tile shows inside); a lined one grows a rim outside. Thin lines (narrower
+    than the rim) are all rim, so a face's frame never vanishes."""
+    from datasets.art.painter import outline_marks
+
+    layer = np.zeros((60, 80, 4), np.uint8)
+    layer[10:50, 10:40] = (30, 90, 200, 255)  # a thick stroke
+    layer[10:50, 60:62] = (30, 90, 200, 255)  # a hairline
+    out = outline_marks(layer, kind, 5)
+    assert out.shape == layer.shape and out.dtype == np.uint8
+    inside, rim, outside = out[30, 25], out[30, 11], out[30, 7]
+    hairline = out[30, 60]
+    if kind == "edged":
+        assert (out[..., 3] > 0).sum() == (layer[..., 3] > 0).sum()
+        assert tuple(inside) == (30, 90, 200, 255)
+        assert rim[3] == 255 and rim[:3].sum() < 0.5 * inside[:3].sum()
+    elif kind == "hollow":
+        assert inside[3] == 0 and rim[3] == 255 and tuple(rim[:3]) == (30, 90, 200)
+        assert hairline[3] == 255
+    else:
+        assert outside[3] == 255 and tuple(inside) == (30, 90, 200, 255)
+        assert (out[..., 3] > 0).sum() > (layer[..., 3] > 0).sum()
+    with pytest.raises(ValueError, match="outline kind must be one of"):
+        outline_marks(layer, "dotted", 5)
+
+
+def test_an_outlined_style_paints_distinct_faces_of_the_same_layout():
+    """Every face of an outlined style still differs from the others, and its ink lies where the solid style's does."""
+    from dataclasses import replace
+
+    from datasets.art.painter import SCHEMES, FacePainter
+
+    if _cjk_font() is None:
+        pytest.skip("no CJK font is installed (e.g. apt-get install fonts-noto-cjk)")
+    solid = SCHEMES[0]
+    for outline in [("edged", 6, (0, 0, 0)), ("hollow", 6, None)]:
+        faces = FacePainter(replace(solid, outline=outline), (30, 40)).faces()
+        _assert_distinct(faces)
+        plain, drawn = FacePainter(solid, (60, 80)).paint("5m"), FacePainter(replace(solid, outline=outline), (60, 80)).paint("5m")
+        assert plain.tobytes() != drawn.tobytes()
+        ink = drawn[..., 3] > 128
+        assert ink.any() and (plain[..., 3][ink] > 0).mean() > 0.95  # no ink where the solid style has none
 
 
 def test_a_brush_writes_the_numerals_and_bonus_characters_it_has(monkeypatch):

@@ -10,6 +10,8 @@ The data are crops of labelled photos, cut at the reader's size (``READER_SIZE``
 The network is the tile classifier's (``vision.classifier_training.make_network``) with nine outputs; it may
 start from the tile classifier's weights (``init``), its bonus rows and the mean of its other rows becoming the
 reader's head, so that it starts from the classifier's reading at the larger size and learns the small marks.
+``init`` may also name a reader's ONNX export (the shipped ``models/bonus.onnx``, whose ``.pt`` was not kept):
+``vision.classifier_training.state_from_onnx`` gives the network that computes it.
 """
 
 from __future__ import annotations
@@ -194,7 +196,18 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         path = root / config["init"]
         if not path.is_file():
             raise TrainingError(f"The bonus reader's starting weights '{path}' are missing.")
-        init = reader_start(read_state(path))
+        if path.suffix.lower() == ".onnx":
+            # only the export was kept (models/bonus.onnx): its folded batch norms are put back, their statistics
+            # those of a sample of this round's own crops
+            from vision.classifier_training import state_from_onnx
+
+            sample = np.random.default_rng(seed).choice(len(train_x), size=min(len(train_x), 4096), replace=False)
+            try:
+                init = reader_start(state_from_onnx(path, train_x[np.sort(sample)]))
+            except ValueError as error:
+                raise TrainingError(f"The bonus reader's starting weights: {error}") from None
+        else:
+            init = reader_start(read_state(path))
     counts = np.bincount(train_y, minlength=len(READER_NAMES)).tolist()
     print(f"mjscan train: {len(train_x)} crops of {size[0]} x {size[1]} ({dict(zip(READER_NAMES, counts))}), "
           f"{len(sources)} sources", file=sys.stderr)

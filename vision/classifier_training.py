@@ -380,6 +380,84 @@ def read_state(source: str | os.PathLike[str] | dict) -> dict:
     return source if isinstance(source, dict) else torch.load(str(source), map_location="cpu", weights_only=True)
 
 
+def state_from_onnx(path: str | os.PathLike[str], calibration: np.ndarray, *, batch: int = 256) -> dict:
+    """The state dict of a plain ``make_network`` whose ONNX export is ``path``, for a round to start from when only
+    the export was kept (the bonus reader's ``bonus.onnx``). The export folds each batch norm into the convolution
+    before it; the state puts it back so that the network computes what the export does, in eval mode exactly
+    and in train mode nearly: each norm's running mean and variance are those of its convolution's output over
+    ``calibration`` (N x H x W x 3 uint8 crops, as the network reads them), and its scale and shift undo them
+    (scale sqrt(var + eps), shift mean + the folded bias). A batch of crops like the calibration ones is then
+    normalised by about its own statistics, as it was in training."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    proto = onnx.load(str(path))
+    tensors = {t.name: numpy_helper.to_array(t) for t in proto.graph.initializer}
+    for node in proto.graph.node:  # an exporter may also give a folded tensor as a Constant node, or one tensor
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].t.dims:  # twice through Identity
+            tensors[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+        elif node.op_type == "Identity" and node.input[0] in tensors:
+            tensors[node.output[0]] = tensors[node.input[0]]
+    convs = [(node.input[1], node.input[2] if len(node.input) > 2 else None)
+             for node in proto.graph.node if node.op_type == "Conv"]
+    linear = [name for name in tensors if name.endswith(".weight") and tensors[name].ndim == 2]
+    if not convs or len(linear) != 1 or any(w not in tensors or (b is not None and b not in tensors) for w, b in convs):
+        raise ValueError(f"'{path}' is not an export of a plain make_network (its convolutions or its one "
+                         "classification head are missing).")
+    width = int(tensors[convs[0][0]].shape[0])
+    head = tensors[linear[0]]
+    model = make_network(width, classes=int(head.shape[0]))
+    conv_layers = [m for m in model if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in model if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(conv_layers) != len(convs):
+        raise ValueError(f"'{path}' has {len(convs)} convolutions; a make_network of width {width} has "
+                         f"{len(conv_layers)}.")
+    biases = []
+    with torch.no_grad():
+        for conv, norm, (weight, bias) in zip(conv_layers, norms, convs):
+            conv.weight.copy_(torch.from_numpy(tensors[weight].copy()))
+            shift = torch.from_numpy(tensors[bias].copy()) if bias else torch.zeros(conv.out_channels)
+            biases.append(shift)
+            # first the folded function itself: the norm an identity plus the folded bias (eval mode)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(shift)
+        model[-1].weight.copy_(torch.from_numpy(head.copy()))
+        model[-1].bias.copy_(torch.from_numpy(tensors[linear[0][:-len("weight")] + "bias"].copy()))
+    model.eval()
+    sums = [torch.zeros(c.out_channels, dtype=torch.float64) for c in conv_layers]
+    squares = [torch.zeros(c.out_channels, dtype=torch.float64) for c in conv_layers]
+    counted = [0] * len(conv_layers)
+
+    def hook(k):
+        def record(_module, _inputs, output):
+            values = output.detach().double().transpose(0, 1).reshape(output.shape[1], -1)
+            sums[k] += values.sum(1)
+            squares[k] += (values * values).sum(1)
+            counted[k] += values.shape[1]
+        return record
+
+    handles = [conv.register_forward_hook(hook(k)) for k, conv in enumerate(conv_layers)]
+    from vision.crops import to_tensor
+
+    with torch.no_grad():
+        for start in range(0, len(calibration), batch):
+            model(torch.from_numpy(to_tensor(calibration[start:start + batch])))
+    for handle in handles:
+        handle.remove()
+    with torch.no_grad():
+        for k, norm in enumerate(norms):
+            mean = sums[k] / max(1, counted[k])
+            var = (squares[k] / max(1, counted[k]) - mean * mean).clamp(min=0)
+            norm.running_mean.copy_(mean.float())
+            norm.running_var.copy_(var.float())
+            norm.weight.copy_(torch.sqrt(var + norm.eps).float())
+            norm.bias.copy_((mean + biases[k].double()).float())
+    return {key: value.clone() for key, value in model.state_dict().items()}
+
+
 def load_weights(model, state: dict) -> None:
     """Load a state dict into ``model``. A plain classifier's weights (``make_network()``) start a network
     with a box head: its body and class head take them, the box head starts from random weights."""

@@ -392,3 +392,104 @@ export: {onnx: models/bonus.onnx}
     with pytest.raises(TrainingError, match="real_copies must be 1 or more"):
         train(recipe, epochs=1)
     assert "cutting" not in capfd.readouterr().err
+
+
+def _trained_norms(network, torch, size=(24, 18)):
+    """A network whose batch norms hold statistics of their own (a few batches in train mode), as a trained one does."""
+    network.train()
+    generator = torch.Generator().manual_seed(3)
+    with torch.no_grad():
+        for _ in range(4):
+            network(torch.rand(16, 3, *size, generator=generator) * 0.8 + 0.1)
+    network.eval()
+    return network
+
+
+def test_a_network_is_rebuilt_from_its_export_with_the_batch_norms_put_back(tmp_path):
+    """The export folds each batch norm into its convolution; ``state_from_onnx`` gives back a ``make_network`` state
+    that computes the same in eval mode and nearly the same in train mode on crops like the calibration ones."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from vision.classifier_training import export_onnx, make_network, state_from_onnx
+    from vision.crops import to_tensor
+
+    torch.manual_seed(0)
+    original = _trained_norms(make_network(8, 9), torch)
+    path = export_onnx(original, tmp_path / "reader.onnx", names=READER_NAMES, crop_size=(18, 24))
+    rng = np.random.default_rng(0)
+    crops = (rng.random((64, 24, 18, 3)) * 200 + 30).astype(np.uint8)
+    state = state_from_onnx(path, crops)
+    rebuilt = make_network(8, 9)
+    rebuilt.load_state_dict(state)
+    rebuilt.eval()
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    exported = session.run(None, {"crops": to_tensor(crops)})[0]
+    with torch.no_grad():
+        again = torch.softmax(rebuilt(torch.from_numpy(to_tensor(crops))), dim=1).numpy()
+        assert np.abs(exported - again).max() < 1e-4
+        # in train mode (dropout aside) a batch is normalised by its own statistics: about the calibration's
+        rebuilt.train()
+        for module in rebuilt:
+            if isinstance(module, torch.nn.Dropout):
+                module.eval()
+        batch = torch.softmax(rebuilt(torch.from_numpy(to_tensor(crops))), dim=1).numpy()
+    assert np.abs(exported - batch).max() < 0.02
+    # the norms' statistics are the calibration's, not an identity's
+    norms = [m for m in rebuilt if isinstance(m, torch.nn.BatchNorm2d)]
+    assert not torch.allclose(norms[1].running_var, torch.ones_like(norms[1].running_var))
+
+
+def test_only_a_plain_make_network_export_is_rebuilt(tmp_path):
+    """A fresh network's export (whose equal folded biases the exporter shares through Identity nodes) is rebuilt;
+    a network with a box head is refused."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.classifier_training import export_onnx, make_network, state_from_onnx
+
+    fresh = make_network(8)
+    fresh.eval()
+    state = state_from_onnx(export_onnx(fresh, tmp_path / "fresh.onnx"), np.full((4, 64, 48, 3), 128, np.uint8))
+    assert set(state) == set(fresh.state_dict())
+    assert torch.allclose(state["0.weight"], fresh.state_dict()["0.weight"], rtol=1e-4)  # folded: W / sqrt(1 + eps)
+
+    boxed = export_onnx(make_network(4, box_head=True), tmp_path / "boxed.onnx", boxes=True)
+    with pytest.raises(ValueError, match="not an export of a plain make_network"):
+        state_from_onnx(boxed, np.zeros((2, 64, 48, 3), np.uint8))
+
+
+def test_a_bonus_reader_round_may_start_from_a_readers_export(tmp_path, capfd):
+    """`init: models/bonus.onnx`: the round starts from what the export computes (its first epoch's loss is the
+    export's, not a fresh head's) and trains on."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from vision.classifier_training import export_onnx, make_network
+    from vision.training import TrainingError, train
+
+    _recipe_root(tmp_path)
+    torch.manual_seed(0)
+    export_onnx(_trained_norms(make_network(8, 9), torch), tmp_path / "models" / "bonus.onnx", names=READER_NAMES,
+                crop_size=(18, 24))
+    (tmp_path / "configs").mkdir()
+    recipe = tmp_path / "configs" / "bonus.yaml"
+    recipe.write_text("""
+task: bonus-reader
+init: models/bonus.onnx
+seed: 0
+epochs: 1
+batch: 8
+lr0: 0.001
+threads: 1
+network: {width: 8}
+crops: {size: [18, 24], copies: 2, jitter: 0.05, others_per_image: 1, seed: 1}
+data: {real_train: photos/images}
+run: {project: runs/bonus, name: from-onnx}
+export: {onnx: runs/bonus/from-onnx/bonus.onnx}
+""")
+    target = train(recipe, epochs=1)
+    assert BonusReader(target).size == (18, 24)
+    assert "crops of 18 x 24" in capfd.readouterr().err
+    export_onnx(make_network(8, box_head=True), tmp_path / "models" / "bonus.onnx")  # not a plain network's export
+    with pytest.raises(TrainingError, match="starting weights: .* not an export of a plain make_network"):
+        train(recipe, epochs=1)

@@ -142,22 +142,23 @@ def test_localise_answers_the_first_stage_alone(detector):
 
 def test_unsure_boxes_are_the_tiles_under_the_threshold_apart_from_those_reported(detector):
     """``Detector.unsure_boxes`` (vision.photo_reading asks for it when a hand lacks a tile): the boxes read under the
-    detector's threshold, down to the floor, that overlap no reported tile, the likeliest first. With the threshold
-    raised to 0.35, the box the shipped threshold (0.25) reports at 0.30 in this photo is among them, as it reads it."""
+    detector's threshold, down to the floor, that overlap no reported tile, the likeliest first. The box a looser
+    threshold (0.2) reports under the shipped one (0.25) in this photo is among them, as it reads it."""
     from vision.boxes import iou_matrix
-    from vision.detector import UNSURE_APART, UNSURE_FLOOR, UNSURE_LIMIT, Detector
+    from vision.detector import DEFAULT_CONFIDENCE, UNSURE_APART, UNSURE_FLOOR, UNSURE_LIMIT, Detector
 
     photo = PHOTOS / "real-row.jpg"
-    shipped = detector.detect(photo)
-    between = [t for t in shipped.tiles if t.confidence < 0.35]
-    assert len(between) == 1  # measured: a face-down box at 0.30 (0.27 with stop 42's classifier)
-    stricter = Detector(MODEL, confidence=0.35)
-    reported = stricter.detect(photo)
-    assert len(reported) == len(shipped) - 1
-    unsure = stricter.unsure_boxes(photo, reported)
+    looser = Detector(MODEL, confidence=0.2).detect(photo)
+    between = [t for t in looser.tiles if t.confidence < DEFAULT_CONFIDENCE]
+    # measured: a face-down box astride the row's right edge at 0.246 with stop 48's classifier (an extra box: the
+    # row has 14 tiles); stop 47's reported it at 0.30, and this test then raised the threshold to 0.35 instead
+    assert len(between) == 1
+    reported = detector.detect(photo)
+    assert len(reported) == len(looser) - 1
+    unsure = detector.unsure_boxes(photo, reported)
     assert 0 < len(unsure) <= UNSURE_LIMIT
     scores = [t.confidence for t in unsure]
-    assert scores == sorted(scores, reverse=True) and all(UNSURE_FLOOR <= s < 0.35 for s in scores)
+    assert scores == sorted(scores, reverse=True) and all(UNSURE_FLOOR <= s < DEFAULT_CONFIDENCE for s in scores)
     boxes = np.array([t.box for t in unsure])
     assert iou_matrix(boxes, np.array([t.box for t in reported.tiles])).max() < UNSURE_APART
     overlap = iou_matrix(np.array([between[0].box]), boxes)[0]

@@ -519,8 +519,8 @@ def _add_synth(commands: Any) -> None:
                            "in any suit ink, width and length); 4 (3, and the numerals and bonus characters "
                            "in a brush hand four styles in five; fetches three calligraphy fonts from npm); or 5 "
                            "(4, with half the styles' numerals in a printed display face instead; fetches three "
-                           "more fonts from npm); or 6 (5, with every mark outlined, edged or hollow, four styles "
-                           "in five)")
+                           "more fonts from npm); or 6 (5, with every mark outlined, edged, hollow or lined, four "
+                           "styles in five)")
     prep.add_argument("--style", action="append", metavar="NAME",
                       help="only this style (repeatable; the held-out one always comes along), e.g. the opt-in "
                            "xm-real and xm-dorothys, xmahjongg's photographed and pixel-art tilesets")

@@ -394,8 +394,9 @@ def state_from_onnx(path: str | os.PathLike[str], calibration: np.ndarray, *, ba
 
     proto = onnx.load(str(path))
     tensors = {t.name: numpy_helper.to_array(t) for t in proto.graph.initializer}
-    for node in proto.graph.node:  # an exporter may also give a folded tensor as a Constant node, or one tensor
-        if node.op_type == "Constant" and node.attribute and node.attribute[0].t.dims:  # twice through Identity
+    # an exporter may also give a folded tensor as a Constant node, or share one tensor through an Identity node
+    for node in proto.graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].t.dims:
             tensors[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
         elif node.op_type == "Identity" and node.input[0] in tensors:
             tensors[node.output[0]] = tensors[node.input[0]]

@@ -928,11 +928,9 @@ def outline_marks(layer: np.ndarray, kind: str, width: int, rim: RGB | None = No
     edge = rgb * 0.35 if rim is None else np.broadcast_to(np.array(rim, np.float32), rgb.shape)
     if kind == "lined":
         grown = cv2.dilate(alpha, disc).astype(np.float32) / 255
-        if rim is None:  # the rim takes the ink of the mark it rings: spread the marks' darkened ink outwards
-            weight = alpha.astype(np.float32)[..., None] / 255
-            spread = cv2.dilate(np.ascontiguousarray((edge * weight).astype(np.uint8)), disc).astype(np.float32)
-            edge = spread
         own = alpha.astype(np.float32)[..., None] / 255
+        if rim is None:  # the rim takes the ink of the mark it rings: spread the marks' darkened ink outwards
+            edge = cv2.dilate(np.ascontiguousarray((edge * own).astype(np.uint8)), disc).astype(np.float32)
         out_rgb = rgb * own + edge * (1 - own)
         out_alpha = np.maximum(grown * 255, alpha)
     else:

@@ -217,6 +217,7 @@ def train_recipe(config: dict[str, Any], root: Path, *, epochs: int | None = Non
         lr=float(config.get("lr0", 0.002)), width=int(network.get("width", 32)), seed=int(config.get("seed", 0)),
         threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
+        blur=float(config.get("augment", {}).get("blur", 0.0)),
         classes=len(READER_NAMES), device=device)
     assert model_outputs(model) == len(READER_NAMES)
     run = config.get("run", {})

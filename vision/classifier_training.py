@@ -481,15 +481,19 @@ def load_weights(model, state: dict) -> None:
     model.load_state_dict(state)
 
 
-def augment(batch, generator, *, channel_shuffle: float = 0.0, boxes=None):
+def augment(batch, generator, *, channel_shuffle: float = 0.0, blur: float = 0.0, boxes=None):
     """Training-time augmentation of an N x 3 x H x W float batch in 0..1 (torch).
 
     ``channel_shuffle``: the share of crops whose colour channels are put in a random order, so that inks of
-    any hue are read alike (a tile's kind never depends on its inks' hue). ``boxes`` (N x 4 shares of the
-    crop), when given, are turned with their crops and the answer is (batch, boxes)."""
+    any hue are read alike (a tile's kind never depends on its inks' hue). ``blur``: the share of crops blurred
+    after cutting (``blurred``: out of focus, a streak of movement, or seen smaller), so that a tile is read from
+    what blur leaves of its marks in any photo, not only in the rendered photos blurred whole. ``boxes`` (N x 4
+    shares of the crop), when given, are turned with their crops and the answer is (batch, boxes)."""
     import torch
 
     n = batch.shape[0]
+    if blur > 0:  # before the light's changes: a lens blurs the scene, the sensor then records it
+        batch = blurred(batch, generator, blur)
     flip = torch.rand(n, generator=generator, device=batch.device) < 0.5          # a half turn: the same tile
     batch = torch.where(flip[:, None, None, None], batch.flip(2, 3), batch)
     if boxes is not None:
@@ -513,6 +517,68 @@ def augment(batch, generator, *, channel_shuffle: float = 0.0, boxes=None):
     return batch.clamp(0, 1) if boxes is None else (batch.clamp(0, 1), boxes)
 
 
+BLUR_SIGMA = (0.4, 1.6)
+"""An out-of-focus crop's Gaussian sigma, in the crop's pixels (48 x 64: a tile's numeral is some 12 px tall)."""
+BLUR_STREAK = (3.0, 7.0)
+"""A streak's length in the crop's pixels (the renderer's motion blur: 3-12 px of a 1,280-px photo whose tiles are
+50-120 px tall, seen in a 64-px crop)."""
+BLUR_SHRINK = (1.5, 3.0)
+"""A crop seen smaller: shrunk by this factor (area averaging) and brought back (bilinear), as a tile far off is."""
+BLUR_KERNEL = 7
+
+
+def blurred(batch, generator, share: float):
+    """``batch`` (N x 3 x H x W floats, torch) with ``share`` of its crops blurred, a third each way (drawn from
+    ``generator``): out of focus (a Gaussian of ``BLUR_SIGMA``), a streak of movement (a line ``BLUR_STREAK`` long
+    at any angle) or seen smaller (``BLUR_SHRINK``). Every kernel sums to one: blur moves no light."""
+    import torch
+    import torch.nn.functional as F
+
+    n, channels, height, width = batch.shape
+    on = batch.device
+
+    def uniform(low: float, high: float, count: int):
+        return low + (high - low) * torch.rand(count, generator=generator, device=on)
+
+    chosen = torch.rand(n, generator=generator, device=on) < share
+    way = torch.randint(0, 3, (n,), generator=generator, device=on)
+    sigma = uniform(*BLUR_SIGMA, n)
+    length = uniform(*BLUR_STREAK, n)
+    angle = uniform(0.0, math.pi, n)
+    shrink = uniform(*BLUR_SHRINK, n)
+    out = batch.clone()
+    # out of focus and streaks: one 7 x 7 kernel a crop, run as a grouped convolution over the crops' channels
+    kernel_rows = torch.nonzero(chosen & (way < 2)).flatten()
+    if len(kernel_rows):
+        r = BLUR_KERNEL // 2
+        offsets = torch.arange(-r, r + 1, device=on, dtype=batch.dtype)
+        yy, xx = torch.meshgrid(offsets, offsets, indexing="ij")
+        s = sigma[kernel_rows][:, None, None]
+        gaussian = torch.exp(-(xx ** 2 + yy ** 2) / (2 * s ** 2))
+        # a streak: each pixel's distance from the segment through the centre, 1 px of falloff
+        dx, dy = torch.cos(angle[kernel_rows])[:, None, None], torch.sin(angle[kernel_rows])[:, None, None]
+        along = xx * dx + yy * dy
+        across = (-xx * dy + yy * dx).abs()
+        half = length[kernel_rows][:, None, None] / 2
+        streak = (1 - across).clamp(min=0) * (half + 0.5 - along.abs()).clamp(0, 1)
+        kernels = torch.where((way[kernel_rows] == 0)[:, None, None], gaussian, streak)
+        kernels = kernels / kernels.sum(dim=(1, 2), keepdim=True)
+        weights = kernels.repeat_interleave(channels, dim=0)[:, None]
+        crops = batch[kernel_rows].reshape(1, -1, height, width)
+        crops = F.conv2d(F.pad(crops, (r, r, r, r), mode="replicate"), weights, groups=weights.shape[0])
+        out[kernel_rows] = crops.reshape(-1, channels, height, width)
+    # seen smaller: shrunk and brought back, in two sizes a batch (each crop its nearer one)
+    small_rows = torch.nonzero(chosen & (way == 2)).flatten()
+    for low, high in ((BLUR_SHRINK[0], sum(BLUR_SHRINK) / 2), (sum(BLUR_SHRINK) / 2, BLUR_SHRINK[1] + 1e-6)):
+        rows = small_rows[(shrink[small_rows] >= low) & (shrink[small_rows] < high)]
+        if len(rows):
+            factor = (low + high) / 2
+            size = (max(2, round(height / factor)), max(2, round(width / factor)))
+            small = F.interpolate(batch[rows], size=size, mode="area")
+            out[rows] = F.interpolate(small, size=(height, width), mode="bilinear", align_corners=False)
+    return out
+
+
 def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, batch: int = 256, lr: float = 0.003,
                      width: int = 32, seed: int = 0, threads: int | None = None,
                      evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
@@ -521,7 +587,8 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
                      box_evaluations: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
                      classes: int = NUM_CLASSES + 1, device: str = "cpu",
                      teacher: str | os.PathLike[str] | dict | None = None, distill_weight: float = DISTILL_WEIGHT,
-                     distill_temperature: float = DISTILL_TEMPERATURE, distill_only_right: bool = False):
+                     distill_temperature: float = DISTILL_TEMPERATURE, distill_only_right: bool = False,
+                     blur: float = 0.0):
     """Train the network on crops; answers (model, history), the model on the CPU. ``hours`` stops early at a
     wall-clock limit; ``init`` (a state dict saved by an earlier run, or its path) starts from its weights
     instead of random ones: a narrower plain network's are widened first (``widen_state``; stop 40). ``classes``:
@@ -537,6 +604,8 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
     import torch
     import torch.nn.functional as F
 
+    if not 0.0 <= blur <= 1.0:
+        raise ValueError(f"blur is the share of crops blurred, in [0, 1], not {blur!r}")
     if threads:
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -592,14 +661,14 @@ def train_classifier(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, b
             xb = x_all[index].permute(0, 3, 1, 2).float().div_(255.0)
             yb = y_all[index]
             if with_boxes:
-                xb, bb = augment(xb, generator, channel_shuffle=channel_shuffle, boxes=b_all[index])
+                xb, bb = augment(xb, generator, channel_shuffle=channel_shuffle, blur=blur, boxes=b_all[index])
                 logits, drawn = model.both(xb)
                 loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
                 tiles = ~torch.isnan(bb[:, 0])  # "none" crops have no box
                 if tiles.any():
                     loss = loss + box_weight * F.smooth_l1_loss(drawn[tiles], bb[tiles], beta=0.02)
             else:
-                xb = augment(xb, generator, channel_shuffle=channel_shuffle)
+                xb = augment(xb, generator, channel_shuffle=channel_shuffle, blur=blur)
                 logits = model(xb)
                 if teacher_model is None:
                     loss = F.cross_entropy(logits, yb, label_smoothing=0.05)

@@ -549,6 +549,7 @@ def train_classifier_recipe(config: dict[str, Any], root: Path, *, epochs: int |
         lr=float(config.get("lr0", 0.003)), width=int(network.get("width", 32)), seed=int(config.get("seed", 0)),
         threads=config.get("threads"), evaluations=evaluations, hours=hours or config.get("hours"), log=sys.stderr,
         init=init, channel_shuffle=float(config.get("augment", {}).get("channel_shuffle", 0.0)),
+        blur=float(config.get("augment", {}).get("blur", 0.0)),
         train_boxes=np.stack(box_targets) if box_targets else None, box_weight=float(network.get("box_weight", 5.0)),
         box_evaluations=box_evaluations, device=device, teacher=teacher,
         distill_weight=float(distill.get("weight", DISTILL_WEIGHT)),

@@ -296,6 +296,44 @@ def test_channel_shuffle_puts_the_inks_in_any_channel_and_is_off_by_default():
     assert torch.equal(again, plain)
 
 
+def test_blur_spreads_a_point_three_ways_and_is_off_by_default():
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import augment, blurred
+
+    batch = torch.zeros(300, 3, 64, 48)
+    batch[:, :, 32, 24] = 1.0  # one bright point a crop
+    out = blurred(batch, torch.Generator().manual_seed(0), 1.0)
+    assert out.shape == batch.shape and torch.equal(batch[:, :, 32, 24], torch.ones(300, 3))  # the input is left
+    assert (out[:, 0].amax(dim=(1, 2)) < 0.9).all()  # every crop blurred
+    ys, xs = torch.meshgrid(torch.arange(64.0), torch.arange(48.0), indexing="ij")
+    light = out[:, 0] / out[:, 0].sum(dim=(1, 2), keepdim=True)
+    my, mx = (light * ys).sum(dim=(1, 2)), (light * xs).sum(dim=(1, 2))
+    dy, dx = ys - my[:, None, None], xs - mx[:, None, None]
+    spread = torch.stack([torch.stack([(light * dx * dx).sum(dim=(1, 2)), (light * dx * dy).sum(dim=(1, 2))], 1),
+                          torch.stack([(light * dx * dy).sum(dim=(1, 2)), (light * dy * dy).sum(dim=(1, 2))], 1)], 1)
+    small, large = torch.linalg.eigvalsh(spread).unbind(1)
+    streaks = large > 4 * small  # a line's light spreads along it
+    round_ones = (large < 1.5 * small) & (small > 0.15)
+    assert streaks.sum() > 60 and round_ones.sum() > 60
+    # out of focus and streaks keep the light (their kernels sum to one), away from the crop's edges
+    kept = (out[:, 0].sum(dim=(1, 2)) - 1).abs() < 1e-4
+    assert kept.sum() > 150
+    # none blurred at 0, and a recipe without blur trains as before: nothing more is drawn from the generator
+    assert torch.equal(blurred(batch, torch.Generator().manual_seed(0), 0.0), batch)
+    plain = augment(batch.clone(), torch.Generator().manual_seed(5))
+    assert torch.equal(augment(batch.clone(), torch.Generator().manual_seed(5), blur=0.0), plain)
+    assert not torch.equal(augment(batch.clone(), torch.Generator().manual_seed(5), blur=0.5), plain)
+
+
+def test_blur_must_be_a_share():
+    pytest.importorskip("torch")
+    from vision.classifier_training import train_classifier
+
+    x = np.zeros((4, 64, 48, 3), np.uint8)
+    with pytest.raises(ValueError, match="share of crops blurred"):
+        train_classifier(x, np.zeros(4, np.int64), epochs=1, batch=4, width=8, threads=1, blur=1.5)
+
+
 def test_a_classifier_with_a_box_head_redraws_the_localisers_loose_boxes():
     from tests.vision.fakes import BoxDrawingClassifier
 

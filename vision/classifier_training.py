@@ -518,7 +518,8 @@ def augment(batch, generator, *, channel_shuffle: float = 0.0, blur: float = 0.0
 
 
 BLUR_SIGMA = (0.4, 1.6)
-"""An out-of-focus crop's Gaussian sigma, in the crop's pixels (48 x 64: a tile's numeral is some 12 px tall)."""
+"""An out-of-focus crop's Gaussian sigma, in the crop's pixels (48 x 64: a tile's numeral is some 12 px tall; the bonus
+reader's 72 x 96 crops are blurred by the same pixels, so less for their size)."""
 BLUR_STREAK = (3.0, 7.0)
 """A streak's length in the crop's pixels (the renderer's motion blur: 3-12 px of a 1,280-px photo whose tiles are
 50-120 px tall, seen in a 64-px crop)."""
@@ -530,7 +531,8 @@ BLUR_KERNEL = 7
 def blurred(batch, generator, share: float):
     """``batch`` (N x 3 x H x W floats, torch) with ``share`` of its crops blurred, a third each way (drawn from
     ``generator``): out of focus (a Gaussian of ``BLUR_SIGMA``), a streak of movement (a line ``BLUR_STREAK`` long
-    at any angle) or seen smaller (``BLUR_SHRINK``). Every kernel sums to one: blur moves no light."""
+    at any angle) or seen smaller (``BLUR_SHRINK``). The two kernels sum to one: out of focus or streaked, a crop
+    keeps its light."""
     import torch
     import torch.nn.functional as F
 

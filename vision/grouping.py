@@ -337,10 +337,11 @@ class _Place:
     v: float = 0.0
     dir: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0]))  # the local row direction
     basis: str = ""  # what settled its group's sideways tile: "box", "spacing", "flag", "hint" ("" before)
+    box_size: float = field(init=False)  # the box's geometric mean side, its size wherever it lies
 
-    @property
-    def box_size(self) -> float:
-        return math.sqrt(max(self.det.width * self.det.height, 1e-6))
+    def __post_init__(self) -> None:
+        # computed once: the pairwise passes below ask for it millions of times a set of photos (stop 50)
+        self.box_size = math.sqrt(max(self.det.width * self.det.height, 1e-6))
 
     @property
     def along(self) -> float:
@@ -668,34 +669,37 @@ def _pitches(places: list[_Place]) -> None:
     """Each place's local tile width along the row: the spacing to its nearest neighbour on its line
     (corrected for sideways tiles), as a median over the nearest places, so perspective is followed."""
     n = len(places)
-    spacing = np.full(n, np.nan)
+    du, dv = _offset_matrices(places)
+    far = np.abs(du)
+    size = np.array([p.box_size for p in places])
+    sizes = size[:, None] + size[None, :]
+    on_line = np.abs(dv) <= 0.45 * sizes / 2
+    length = np.array([_length(p.sideways) for p in places])
+    units = (length[:, None] + length[None, :]) / 2
+    apart = on_line & ~(far < 0.5 * sizes / 2)
+    np.fill_diagonal(apart, False)
+    nearest = np.where(apart, far / units, np.inf).min(axis=1, initial=np.inf)
+    spacing = np.where(np.isfinite(nearest), nearest, np.nan)
+    # a spacing over 1.6 tile sizes is a gap, not a pitch; a tile's size is its box's, or its extent along the
+    # row where that is longer: a tile lying flat seen at a grazing angle has a box squashed across the row
+    # (stop 36: a pung beyond a standing row boxed 77-100 px along and 23-30 across, its 89 px pitch refused)
+    own = np.array([p.own_along or 0.0 for p in places])
+    pitch_like = np.isfinite(spacing) & (spacing < 1.6 * np.maximum(size, own))
     for i, pi in enumerate(places):
-        best = math.inf
-        for j, pj in enumerate(places):
-            if i == j:
-                continue
-            du, dv = _offsets(pi, pj)
-            du = abs(du)
-            if abs(dv) > 0.45 * (pi.box_size + pj.box_size) / 2:
-                continue
-            if du < 0.5 * (pi.box_size + pj.box_size) / 2:
-                continue
-            units = (_length(pi.sideways) + _length(pj.sideways)) / 2
-            best = min(best, du / units)
-        if math.isfinite(best):
-            spacing[i] = best
-    for pi in places:
-        # a spacing over 1.6 tile sizes is a gap, not a pitch; a tile's size is its box's, or its extent along the
-        # row where that is longer: a tile lying flat seen at a grazing angle has a box squashed across the row
-        # (stop 36: a pung beyond a standing row boxed 77-100 px along and 23-30 across, its 89 px pitch refused)
-        line = [j for j, pj in enumerate(places)
-                if abs(_offsets(pi, pj)[1]) <= 0.45 * (pi.box_size + pj.box_size) / 2 and np.isfinite(spacing[j])
-                and spacing[j] < 1.6 * max(pj.box_size, pj.own_along or 0.0)]
-        line.sort(key=lambda j: abs(_offsets(pi, places[j])[0]))
+        line = np.flatnonzero(on_line[i] & pitch_like)  # itself among them
+        line = line[np.argsort(far[i, line], kind="stable")]
         vals = [spacing[j] for j in line[:3]]  # itself and its nearest neighbours on its line
-        pi.pitch = float(np.median(vals)) if vals else 0.85 * pi.box_size
+        pi.pitch = _median(vals) if vals else 0.85 * pi.box_size
         if len(line) < 3:  # two tiles alone on a line (the pair of a four-meld hand): their spacing may be a gap
             pi.pitch = min(pi.pitch, 0.9 * pi.box_size)
+
+
+def _median(values: Sequence[float]) -> float:
+    """The median of a few finite numbers, as ``np.median`` gives it (the mean of the middle two of an even
+    count), without its overhead: the grouping takes tens of thousands of medians of two to four numbers."""
+    ordered = sorted(float(x) for x in values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _offsets(pi: _Place, pj: _Place) -> tuple[float, float]:
@@ -708,27 +712,38 @@ def _offsets(pi: _Place, pj: _Place) -> tuple[float, float]:
     return float(delta @ d), float(delta[1] * d[0] - delta[0] * d[1])
 
 
+def _offset_matrices(places: list[_Place]) -> tuple[np.ndarray, np.ndarray]:
+    """``_offsets`` of every pair at once: ``du[i, j], dv[i, j]`` from place i to place j, along and across the
+    row. The grouping measures every pair several times a reading, and a repair reads a photo dozens of times:
+    one pair at a time that was most of a reading's time (stop 50)."""
+    centres = np.array([p.centre for p in places], dtype=float).reshape(-1, 2)
+    dirs = np.array([p.dir for p in places], dtype=float).reshape(-1, 2)
+    d = dirs[:, None, :] + dirs[None, :, :]
+    norm = np.hypot(d[..., 0], d[..., 1])
+    turned = norm > 1e-9  # two opposite directions have no mean: place i's own is taken
+    d = np.where(turned[..., None], d / np.where(turned, norm, 1.0)[..., None], dirs[:, None, :])
+    delta = centres[None, :, :] - centres[:, None, :]
+    du = delta[..., 0] * d[..., 0] + delta[..., 1] * d[..., 1]
+    dv = delta[..., 1] * d[..., 0] - delta[..., 0] * d[..., 1]
+    return du, dv
+
+
 def _local_directions(places: list[_Place], u: np.ndarray) -> None:
     """Each place's row direction from its nearest neighbours lying roughly along the row (within
     LOCAL_DEGREES of the photo's main direction), oriented like ``u``."""
     theta = math.atan2(u[1], u[0])
-    for p in places:
-        near = []
-        for q in places:
-            if q is p:
-                continue
-            delta = q.centre - p.centre
-            dist = math.hypot(*delta) / ((p.box_size + q.box_size) / 2)
-            if dist > 1.8:
-                continue
-            ang = math.atan2(delta[1], delta[0])
-            diff = (ang - theta + math.pi / 2) % math.pi - math.pi / 2
-            if abs(diff) < math.radians(LOCAL_DEGREES):
-                near.append((dist, diff))
-        near.sort()
+    centres = np.array([p.centre for p in places], dtype=float).reshape(-1, 2)
+    size = np.array([p.box_size for p in places])
+    delta = centres[None, :, :] - centres[:, None, :]  # from place i to place j
+    dist = np.hypot(delta[..., 0], delta[..., 1]) / ((size[:, None] + size[None, :]) / 2)
+    diff = (np.arctan2(delta[..., 1], delta[..., 0]) - theta + math.pi / 2) % math.pi - math.pi / 2
+    near_row = (dist <= 1.8) & (np.abs(diff) < math.radians(LOCAL_DEGREES))
+    np.fill_diagonal(near_row, False)
+    for i, p in enumerate(places):
+        near = sorted(zip(dist[i, near_row[i]].tolist(), diff[i, near_row[i]].tolist()))
         if near:
             diffs = [d for _, d in near[:2]]
-            local = theta + float(np.mean(diffs))
+            local = theta + sum(diffs) / len(diffs)
             p.dir = np.array([math.cos(local), math.sin(local)])
         else:
             p.dir = u.copy()
@@ -748,29 +763,29 @@ def _tight_groups(places: list[_Place]) -> list[list[int]]:
             x = parent[x]
         return x
 
+    du, dv = _offset_matrices(places)
+    far = np.abs(du)
+    size = np.array([p.box_size for p in places])
+    on_line = ~(np.abs(dv) > 0.45 * (size[:, None] + size[None, :]) / 2)
+    np.fill_diagonal(on_line, False)
+    along = np.array([p.along for p in places])
+    pitch = np.array([p.pitch for p in places])
+    gap = far - (along[:, None] + along[None, :]) / 2
+    scale = (pitch[:, None] + pitch[None, :]) / 2
+    tight = (-OVERLAP * scale <= gap) & (gap <= GAP * scale)
+    # the boxes' own extents (solved for the row's angle) also may say so: tiles of another size on one line
+    # (a face-down tile's back is boxed larger than a face)
+    own = np.array([np.nan if p.own_along is None else p.own_along for p in places])
+    back = np.array([p.is_back for p in places])
+    own_gap = far - (own[:, None] + own[None, :]) / 2
+    by_own = (back[:, None] | back[None, :]) & (-OVERLAP * scale <= own_gap) & (own_gap <= GAP * scale)
+    tight = on_line & (tight | by_own)  # NaN (no own extent) compares false
     for i in range(n):
-        best: dict[int, tuple[float, int]] = {}
-        for j in range(n):
-            if i == j:
-                continue
-            pi, pj = places[i], places[j]
-            du, dv = _offsets(pi, pj)
-            if abs(dv) > 0.45 * (pi.box_size + pj.box_size) / 2:
-                continue
-            gap = abs(du) - (pi.along + pj.along) / 2
-            scale = (pi.pitch + pj.pitch) / 2
-            tight = -OVERLAP * scale <= gap <= GAP * scale
-            if not tight and (pi.is_back or pj.is_back) and pi.own_along is not None and pj.own_along is not None:
-                # the boxes' own extents (solved for the row's angle) also may say so: tiles of another
-                # size on one line (a face-down tile's back is boxed larger than a face)
-                own = abs(du) - (pi.own_along + pj.own_along) / 2
-                tight = -OVERLAP * scale <= own <= GAP * scale
-            if tight:
-                side = 1 if du > 0 else -1
-                if side not in best or abs(du) < best[side][0]:
-                    best[side] = (abs(du), j)
-        for _, j in best.values():
-            parent[find(i)] = find(j)
+        for side in (du[i] > 0, ~(du[i] > 0)):  # the nearest tight neighbour on each side
+            candidates = tight[i] & side
+            if candidates.any():
+                j = int(np.argmin(np.where(candidates, far[i], np.inf)))
+                parent[find(i)] = find(j)
     comps: dict[int, list[int]] = {}
     for i in range(n):
         comps.setdefault(find(i), []).append(i)
@@ -791,6 +806,8 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
     row while its neighbours' on the line run across (its along/across ratio FIRST_RATIO times theirs).
     The groups then settle it (``_mark_sideways``)."""
     ratios = [_ratio(p) for p in places]
+    sizes = np.array([p.box_size for p in places])
+    offsets = None  # every pair's, measured once where a box needs them
     for i, p in enumerate(places):
         if p.extra:
             p.sideways = True
@@ -799,18 +816,14 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
         p.basis = "flag" if p.sideways else ""
         if offset >= READABLE_DEGREES or p.is_back or p.sideways:
             continue
-        line = []
-        for j, q in enumerate(places):
-            if j == i:
-                continue
-            du, dv = _offsets(p, q)
-            scale = (p.box_size + q.box_size) / 2
-            if abs(dv) <= 0.45 * scale and abs(du) <= 2.6 * scale:
-                line.append((abs(du), j))
-        line.sort()
+        if offsets is None:
+            offsets = _offset_matrices(places)
+        du, dv = np.abs(offsets[0][i]), np.abs(offsets[1][i])
+        scale = (p.box_size + sizes) / 2
+        line = sorted((du[j], j) for j in np.flatnonzero((dv <= 0.45 * scale) & (du <= 2.6 * scale)) if j != i)
         near = [ratios[j] for _, j in line[:4]]
         if near:
-            p.sideways = ratios[i] / max(float(np.median(near)), 1e-6) >= FIRST_RATIO
+            p.sideways = ratios[i] / max(_median(near), 1e-6) >= FIRST_RATIO
             p.basis = "box" if p.sideways else ""
 
 
@@ -843,7 +856,7 @@ def _mark_sideways(places: list[_Place], groups: list[list[int]], offset: float,
                 if places[k].basis == "box":
                     places[k].sideways, places[k].basis = False, ""
             continue
-        rel = {k: ratios[k] / max(float(np.median([ratios[j] for j in g if j != k])), 1e-6) for k in g}
+        rel = {k: ratios[k] / max(_median([ratios[j] for j in g if j != k]), 1e-6) for k in g}
         best = max(g, key=lambda k: rel[k])
         chosen: set[int] | None = None
         if any(_at_edge(places[k].det, width, height) for k in g) and \

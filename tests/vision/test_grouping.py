@@ -138,6 +138,56 @@ def test_row_angle_follows_neighbours_not_the_outliers():
     assert math.isclose(math.degrees(row_angle(centres, sizes)), 20, abs_tol=1)
 
 
+def _places(seed: int, count: int = 12):
+    """Places scattered at random, each with a local direction of its own; two of them pointing opposite ways."""
+    from vision.grouping import _Place
+
+    rng = np.random.default_rng(seed)
+    places = []
+    for n in range(count):
+        x, y = rng.uniform(0, 500, 2)
+        w, h = rng.uniform(10, 40, 2)
+        det = Detection(parse_class("3p"), (x, y, x + w, y + h), 0.9)
+        place = _Place(n, det, np.array(det.center, dtype=float))
+        angle = rng.uniform(-math.pi, math.pi)
+        place.dir = np.array([math.cos(angle), math.sin(angle)])
+        places.append(place)
+    places[1].dir = -places[0].dir  # no mean direction: place i's own is taken
+    return places
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_offsets_of_every_pair_at_once_are_each_pairs_offsets(seed):
+    from vision.grouping import _offset_matrices, _offsets
+
+    places = _places(seed)
+    du, dv = _offset_matrices(places)
+    assert du.shape == dv.shape == (len(places), len(places))
+    for i, pi in enumerate(places):
+        for j, pj in enumerate(places):
+            along, across = _offsets(pi, pj)
+            assert math.isclose(du[i, j], along, rel_tol=1e-12, abs_tol=1e-9)
+            assert math.isclose(dv[i, j], across, rel_tol=1e-12, abs_tol=1e-9)
+    # opposite directions: measured in place 0's own, so the offset to place 1 is its centre's projection on it
+    delta = places[1].centre - places[0].centre
+    assert math.isclose(du[0, 1], float(delta @ places[0].dir), rel_tol=1e-12, abs_tol=1e-9)
+    assert np.allclose(np.diag(du), 0) and np.allclose(np.diag(dv), 0)
+
+
+def test_a_places_size_is_its_boxs_geometric_mean_side():
+    places = _places(0, count=3)
+    for place in places:
+        assert math.isclose(place.box_size, math.sqrt(place.det.width * place.det.height))
+
+
+@pytest.mark.parametrize("values", [[3.0], [2.0, 7.0], [9.0, 1.0, 4.0], [5.0, 1.0, 8.0, 2.0], [0.3, 0.1, 0.2, 0.5, 0.4]])
+def test_median_of_a_few_numbers_is_numpys(values):
+    from vision.grouping import _median
+
+    assert _median(values) == float(np.median(values))
+    assert _median(np.array(values)) == float(np.median(values))
+
+
 def test_crooked_row_still_reads():
     base = scene([(0, ROW + " 1z 1z 1z | 9p")])
     bent = []

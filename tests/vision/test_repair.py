@@ -64,6 +64,17 @@ def test_a_misread_tile_is_read_again_and_the_reading_says_so():
                                                 "ratio": 0.4}]
 
 
+def test_a_re_reading_three_times_likelier_than_the_next_is_taken():
+    """``MARGIN`` (3 since stop 50): 9s and 6s both make a hand; 9s at 3.2 times 6s's likelihood is taken, at 2.8
+    times it is asked."""
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2z | 2z"), (MELD_Y, "5s' 5s 5s")])
+    nine = index_of(truth, "9s")
+    taken = group(with_reading(truth, nine, "1z", [("9s", 0.32), ("6s", 0.1)]))
+    assert [(c.read_as, c.taken_as) for c in taken.corrections] == [("1z", "9s")] and taken.questions == ()
+    asked = group(with_reading(truth, nine, "1z", [("9s", 0.28), ("6s", 0.1)]))
+    assert asked.corrections == () and asked.question("tile-reading") is not None
+
+
 def test_two_close_re_readings_are_a_question_with_both_hands():
     truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2z | 2z"), (MELD_Y, "5s' 5s 5s")])
     # 8s read as 1z, with 8s and 7s close behind: 7s 7s 9s makes no set, so only 8s gives a hand, and is taken

@@ -52,13 +52,16 @@ Importing this module loads numpy and Pillow only; onnxruntime is imported when 
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
 import json
 import math
 import os
+import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Iterator, Sequence, Union
 
 import numpy as np
 from PIL import Image, ImageOps
@@ -424,6 +427,8 @@ class Detector:
 
         self.session = open_session(path, threads=threads, error=DetectorError, what="the detector model")
         self.model_path = path
+        # a photo's decoding and the localiser's answers, kept while ``remembering`` (each thread its own)
+        self._remembered = threading.local()
         self.confidence = float(confidence)
         self.slicing = slicing
         self.refine_boxes = refine_boxes  # redraw boxes with the classifier's box head, where it has one
@@ -535,6 +540,48 @@ class Detector:
 
     # ----------------------------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def remembering(self) -> Iterator[None]:
+        """Within it, the photos this thread decodes and the localiser's answers to each input are kept, and
+        reading the same photo (the same object) again decodes it and runs the localiser no more; on leaving, they
+        are dropped. ``vision.photo_reading.read_photo`` reads every photo twice (``detect``, then
+        ``unsure_boxes`` down to a lower threshold), and the second reading's decoding and localiser passes were
+        over half of its time (stop 50). The answers are the same to the bit: the model sees the same inputs, and an
+        answer is found again only for an input of the same bytes (its SHA-1). Nested, the outer one keeps them."""
+        if getattr(self._remembered, "memo", None) is not None:
+            yield
+            return
+        self._remembered.memo = {"photos": [], "answers": {}}
+        try:
+            yield
+        finally:
+            self._remembered.memo = None
+
+    def _load(self, source: ImageInput) -> Image.Image:
+        """``load_image`` at ``DRAFT_LONG_SIDE``, or the picture already decoded from this very ``source`` while
+        ``remembering`` (the picture is never changed in place: a resize makes another)."""
+        memo = getattr(self._remembered, "memo", None)
+        if memo is None:
+            return load_image(source, draft_long_side=DRAFT_LONG_SIDE)
+        for seen, picture in memo["photos"]:
+            if seen is source:
+                return picture
+        picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
+        memo["photos"].append((source, picture))
+        return picture
+
+    def _localised(self, batch: np.ndarray) -> np.ndarray:
+        """The localiser's answer to one input batch, or the one it gave these very bytes while ``remembering``."""
+        memo = getattr(self._remembered, "memo", None)
+        if memo is None:
+            return self.session.run(None, {self.input_name: batch})[0]
+        batch = np.ascontiguousarray(batch)
+        key = (batch.shape, batch.dtype.str, hashlib.sha1(batch, usedforsecurity=False).digest())
+        answer = memo["answers"].get(key)
+        if answer is None:
+            answer = memo["answers"][key] = self.session.run(None, {self.input_name: batch})[0]
+        return answer
+
     def _passes(self, image: np.ndarray, confidence: float, sizes: Sequence[int], *, mirrored_too: bool,
                 first: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -563,7 +610,7 @@ class Detector:
             # the passes at one size go through the model as one batch where it takes one: the same answers, bit
             # for bit, in 0.91 of the time of a run each at 640 px on two cores (stop 44)
             batches = [np.concatenate(tensors)] if self.batched else tensors
-            outputs = np.concatenate([self.session.run(None, {self.input_name: batch})[0] for batch in batches])
+            outputs = np.concatenate([self._localised(batch) for batch in batches])
             for mirrored, output in zip(mirrors_left, outputs):
                 found, scores, classes = decode(output, confidence)
                 found = unletterbox(found, scale, left, top, width, height)
@@ -636,7 +683,7 @@ class Detector:
         (``vision.orientation``), or None without a face-axis reader or with ``read_axes`` False (``raw`` has no
         use for them)."""
         conf = self.confidence if confidence is None else confidence
-        picture = load_image(source, draft_long_side=DRAFT_LONG_SIDE)
+        picture = self._load(source)
         photo_size = picture.info.get("full_size", picture.size)  # the boxes' pixels in the end
         image = np.asarray(picture)
         passes, (boxes, scores, classes) = self._whole_photo_passes(image, conf)

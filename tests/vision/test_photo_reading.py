@@ -3,6 +3,7 @@ one clean winning hand comes of it; one read as a flower the hand lacks is taken
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 import pytest
@@ -113,6 +114,37 @@ def test_read_photo_asks_for_faint_boxes_once_and_takes_them_only_where_the_hand
     nothing = _Detector(short, ())
     detections, reading = read_photo(nothing, "photo.jpg")
     assert detections is short and reading.hand == group(short).hand and reading.questions
+
+
+class _RememberingDetector(_Detector):
+    """A stand-in that says when it is asked for what inside ``remembering``."""
+
+    def __init__(self, reported: Detections, faint: tuple[Detection, ...]):
+        super().__init__(reported, faint)
+        self.inside, self.calls = False, []
+
+    @contextlib.contextmanager
+    def remembering(self):
+        self.inside = True
+        try:
+            yield
+        finally:
+            self.inside = False
+
+    def detect(self, photo):
+        self.calls.append(("detect", self.inside))
+        return super().detect(photo)
+
+    def unsure_boxes(self, photo, reported):
+        self.calls.append(("unsure_boxes", self.inside))
+        return super().unsure_boxes(photo, reported)
+
+
+def test_read_photo_reads_the_photo_twice_while_the_detector_remembers_it():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    detector = _RememberingDetector(whole, ())
+    read_photo(detector, "photo.jpg")
+    assert detector.calls == [("detect", True), ("unsure_boxes", True)] and not detector.inside
 
 
 # --------------------------------------------------------------------------------------------------

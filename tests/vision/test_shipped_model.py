@@ -249,3 +249,55 @@ def test_a_real_row_turned_60_degrees_keeps_every_tile(detector):
         assert all(len(drop_astride(boxes, order, axes, **guards)) == len(boxes) for order in least_sure), guards
     assert any(len(drop_astride(boxes, order, axes, neighbour=float("inf"), room=float("inf"))) < len(boxes)
                for order in least_sure)
+
+
+class _CountingSession:
+    """The localiser's onnxruntime session, counting its runs."""
+
+    def __init__(self, session):
+        self.session, self.runs = session, 0
+
+    def run(self, *args, **kwargs):
+        self.runs += 1
+        return self.session.run(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.session, name)
+
+
+def test_a_photo_read_again_while_remembered_is_not_localised_again_and_reads_the_same(monkeypatch):
+    """``Detector.remembering`` (stop 50): ``read_photo`` reads each photo twice; inside it the second reading
+    decodes nothing and runs the localiser no more, and answers what it answers without; outside, nothing is kept."""
+    pytest.importorskip("onnxruntime")
+    import vision.detector as detector_module
+    from vision.detector import Detector
+
+    fresh = Detector(MODEL)
+    counting = _CountingSession(fresh.session)
+    fresh.session = counting
+    decoded = []
+    load_image = detector_module.load_image
+    monkeypatch.setattr(detector_module, "load_image", lambda *a, **k: decoded.append(1) or load_image(*a, **k))
+    photos = [p.read_bytes() for p in sorted(PHOTOS.glob("*.jpg"))[:2]]
+
+    expected, first_runs = [], []
+    for photo in photos:  # without remembering: each reading decodes the photo and runs the localiser afresh
+        before = counting.runs
+        found = fresh.detect(photo)
+        first_runs.append(counting.runs - before)
+        unsure = fresh.unsure_boxes(photo, found)
+        assert first_runs[-1] > 0 and counting.runs - before == 2 * first_runs[-1]
+        expected.append((found, unsure))
+    assert len(decoded) == 2 * len(photos)
+
+    decoded.clear()
+    before = counting.runs
+    with fresh.remembering():
+        for photo, (found, unsure) in zip(photos, expected):  # two photos in one: each keeps its own answers
+            again = fresh.detect(photo)
+            assert again == found and fresh.unsure_boxes(photo, again) == unsure
+    assert len(decoded) == len(photos) and counting.runs - before == sum(first_runs)
+
+    before = counting.runs  # left: the same photo is decoded and localised afresh
+    assert fresh.detect(photos[0]) == expected[0][0]
+    assert counting.runs - before == first_runs[0] and len(decoded) == len(photos) + 1

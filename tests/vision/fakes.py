@@ -3,6 +3,8 @@ pipeline (EXIF, letterbox, decode, NMS, mapping back, slicing) can be checked wi
 
 from __future__ import annotations
 
+import threading
+
 import cv2
 import numpy as np
 from PIL import Image
@@ -47,6 +49,7 @@ def fake_detector(size: int = 320, **options) -> Detector:
     detector = object.__new__(Detector)
     detector.session = RedBoxSession(size)
     detector.model_path = "fake"
+    detector._remembered = threading.local()  # Detector.remembering's memo, as __init__ makes it
     detector.confidence = options.get("confidence", 0.25)
     detector.slicing = options.get("slicing", True)
     detector.input_name = "images"

@@ -337,11 +337,10 @@ class _Place:
     v: float = 0.0
     dir: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0]))  # the local row direction
     basis: str = ""  # what settled its group's sideways tile: "box", "spacing", "flag", "hint" ("" before)
-    box_size: float = field(init=False)  # the box's geometric mean side, its size wherever it lies
 
-    def __post_init__(self) -> None:
-        # computed once: the pairwise passes below ask for it millions of times a set of photos (stop 50)
-        self.box_size = math.sqrt(max(self.det.width * self.det.height, 1e-6))
+    @property
+    def box_size(self) -> float:
+        return math.sqrt(max(self.det.width * self.det.height, 1e-6))
 
     @property
     def along(self) -> float:

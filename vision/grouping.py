@@ -667,7 +667,6 @@ SIDEWAYS_LENGTH = 1.3
 def _pitches(places: list[_Place]) -> None:
     """Each place's local tile width along the row: the spacing to its nearest neighbour on its line
     (corrected for sideways tiles), as a median over the nearest places, so perspective is followed."""
-    n = len(places)
     du, dv = _offset_matrices(places)
     far = np.abs(du)
     size = np.array([p.box_size for p in places])

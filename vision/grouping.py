@@ -101,6 +101,11 @@ BESIDE_ALONG = 0.6
 BESIDE_ACROSS = (0.35, 1.45)
 APART = "it lies apart from the concealed row and the melds"
 """Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
+NOT_DECLARED = "no, its tiles are concealed (not a declared meld)"
+"""The choice of a question ``claim-T`` (a chow or pung shown without a sideways tile) that takes the group's tiles
+as concealed ones, laid apart from the row: players often show their concealed sets that way."""
+CONCEALED_KONG = "no, it is a concealed kong"
+"""The choice of a question ``claim-T`` about a kong shown face up without a sideways tile that makes it concealed."""
 NOT_A_FLOWER = "no, it is not part of the hand"
 """The choice of a question ``flower-N`` that leaves the tile out of the hand."""
 FLOWER_READING = "flower-reading-"
@@ -234,7 +239,7 @@ class Reading:
             if choice.hand is not None:
                 hand = choice.hand
             elif q.id.startswith("claim-") and hand is not None:
-                hand = _with_claim(hand, q.id[len("claim-"):], Direction.parse(choice.label))
+                hand = _with_claim(hand, q.id[len("claim-"):], choice.label)
             elif q.id.startswith(FLOWER_READING) and hand is not None:
                 # an unsure flower of the hand (vision.repair): which one it is, or none
                 read = next(t.code for t in self.tiles if t.detection == int(q.id[len(FLOWER_READING):]))
@@ -306,14 +311,25 @@ def _with_flower_as(hand: Hand, read: Tile, taken: Tile | None) -> Hand:
     return without if taken is None else _with_flower(without, taken)
 
 
-def _with_claim(hand: Hand, code: str, direction: Direction) -> Hand:
-    melds = []
+def _with_claim(hand: Hand, code: str, answer: str) -> Hand:
+    """``hand`` with its unclaimed exposed meld whose first tile is ``code`` settled by the answer to its
+    ``claim-`` question: whose discard it claimed, or ``NOT_DECLARED`` (its tiles join the concealed ones) or
+    ``CONCEALED_KONG``. A chow's claimed tile is taken to be its middle one: the photo does not show which of the
+    three it was, the notation needs one, and no rule set scores it."""
+    melds, concealed = [], hand.concealed
     for m in hand.melds:
         if m.claimed is None and not m.concealed and m.tiles[0].code == code:
-            tile = m.tiles[1] if m.kind is MeldKind.CHOW else m.tiles[0]
-            m = Meld(m.kind, m.tiles, claimed=direction, claimed_tile=tile)
+            if answer == NOT_DECLARED:
+                concealed += m.tiles
+                continue
+            if answer == CONCEALED_KONG:
+                m = Meld(m.kind, m.tiles, concealed=True)
+            else:
+                direction = Direction.parse(answer)
+                m = Meld(m.kind, m.tiles, claimed=direction,
+                         claimed_tile=m.tiles[1] if m.kind is MeldKind.CHOW else m.tiles[0])
         melds.append(m)
-    return Hand(hand.concealed, tuple(melds), hand.winning_tile, hand.flowers, hand.context)
+    return Hand(concealed, tuple(melds), hand.winning_tile, hand.flowers, hand.context)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1926,11 +1942,16 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
         meld = Meld(kind, tuple(codes))
         shown = "does not show clearly which tile lies sideways" if any(p.basis == "conflict" for p in ps) \
             else "shows no sideways tile"
+        if kind is MeldKind.CHOW:  # a chow is only ever claimed from the left: what is open is whether it was
+            text = "is it a declared meld (claimed from the left, as every chow is)?"
+            directions = (Direction.LEFT,)
+        else:
+            text = "is it a declared meld, and whose discard was claimed?"
+            directions = (Direction.LEFT, Direction.ACROSS, Direction.RIGHT)
         b.questions.append(Question(
-            f"claim-{tile.code}", f"The {kind.value} of {tile.code} {shown}: is it a declared meld, "
-                                  "and whose discard was claimed?",
-            tuple(Choice(d.value) for d in (Direction.LEFT, Direction.ACROSS, Direction.RIGHT)
-                  if kind is not MeldKind.CHOW or d is Direction.LEFT)))
+            f"claim-{tile.code}", f"The {kind.value} of {tile.code} {shown}: {text}",
+            tuple(Choice(d.value) for d in directions)
+            + (Choice(CONCEALED_KONG if kind is MeldKind.KONG else NOT_DECLARED),)))
         return meld, "exposed meld without a sideways tile (claim unknown)", False
     side = [i for i, p in enumerate(ps) if p.sideways]
     if len(side) != 1:

@@ -15,6 +15,7 @@ from scorer import parse_hand
 from scorer.codec import hand_to_dict
 from server import create_app
 from server.scanning import FixedScanner, VisionScanner, find_scanner, layout_detection
+from vision.grouping import NOT_DECLARED
 
 
 def test_the_shipped_detector_is_found_when_there_is_one():
@@ -286,11 +287,15 @@ def test_label_only_choices_get_the_hand_they_lead_to(fake_detector, tmp_path):
     reading = VisionScanner(tmp_path / "detector.onnx").scan(Image.new("RGB", (1000, 600)))
     assert reading["hand"]["melds"] == [{"kind": "pung", "tiles": ["7z"] * 3, "concealed": False}]
     question = next(q for q in reading["questions"] if q["id"] == "claim-7z")
-    assert [c["label"] for c in question["choices"]] == ["left", "across", "right"]
-    for choice in question["choices"]:
+    assert [c["label"] for c in question["choices"]] == ["left", "across", "right", NOT_DECLARED]
+    for choice in question["choices"][:3]:
         meld = choice["hand"]["melds"][0]
         assert meld["claimed"] == choice["label"] and meld["claimed_tile"] == "7z"
         assert choice["hand"]["concealed"] == reading["hand"]["concealed"]
+    # laid apart but never declared: the three Red dragons join the concealed tiles
+    undeclared = question["choices"][3]["hand"]
+    assert undeclared["melds"] == []
+    assert sorted(undeclared["concealed"]) == sorted(reading["hand"]["concealed"] + ["7z"] * 3)
     assert [t["group"] for t in reading["detection"]["tiles"]][-3:] == ["meld:0"] * 3
 
 

@@ -20,7 +20,8 @@ from scorer.notation import format_hand, parse_hand
 from scorer.tiles import Tile
 from vision.classes import BACK, class_from_id, parse_class
 from vision.detections import Detection, Detections
-from vision.grouping import APART, BACKS_APART, LOOSE_BACK, TILE_TOP, Reading, group, row_angle
+from vision.grouping import (APART, BACKS_APART, CONCEALED_KONG, LOOSE_BACK, NOT_DECLARED, TILE_TOP, Reading, group,
+                             row_angle)
 from vision.layout_eval import complete, errors, evaluate_folder, sidecar_detections
 
 W, H = 30.0, 40.0  # a lying tile's face in the layout's units (x along the row, y away from the player)
@@ -1312,3 +1313,41 @@ def test_faces_laid_in_a_grid_keep_the_detectors_flags():
     without = group(Detections(found.width, found.height, tuple(replace(t, axis=None) for t in found.tiles)))
     assert [q.id for q in with_axes.questions] == [q.id for q in without.questions] == ["winning-tile"]
     assert [t.sideways for t in with_axes.tiles] == [t.sideways for t in without.tiles]
+
+
+# --------------------------------------------------------------------------------------------------
+# A group laid apart without a sideways tile: declared or not
+
+
+def test_a_chow_without_a_sideways_tile_asks_only_whether_it_was_declared():
+    """A chow is only ever claimed from the left, so the question's one open matter is whether the group is a
+    declared meld at all: players often lay their concealed sets apart when they show a hand."""
+    reading = group(scene([(0, ROW + " | 9p"), (MELD_Y, "3s 4s 5s")]))
+    assert [q.id for q in reading.questions] == ["claim-3s"]
+    assert [c.label for c in reading.question("claim-3s").choices] == ["left", NOT_DECLARED]
+    declared, still_open = reading.answer({"claim-3s": "left"})
+    assert still_open == () and format_hand(declared).split(" |")[0] == norm("123m 456p 789s 9p [4'35s] +9p")
+    concealed, still_open = reading.answer({"claim-3s": "no"})  # a label's start is enough
+    assert still_open == () and concealed.melds == ()
+    assert format_hand(concealed).split(" |")[0] == norm("123m 456p 789s 345s 9p +9p")
+
+
+def test_a_pung_without_a_sideways_tile_may_be_concealed_tiles_laid_apart():
+    reading = group(scene([(0, ROW + " | 9p"), (MELD_Y, "5s 5s 5s")]))
+    assert [c.label for c in reading.question("claim-5s").choices] == ["left", "across", "right", NOT_DECLARED]
+    hand, _ = reading.answer({"claim-5s": "right"})
+    assert format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p [555's] +9p")
+    hand, _ = reading.answer({"claim-5s": NOT_DECLARED})
+    assert hand.melds == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 555s 9p +9p")
+
+
+def test_a_kong_shown_face_up_without_a_sideways_tile_may_be_a_concealed_one():
+    """Four alike face up with none sideways: claimed from someone, or a concealed kong shown face up (its tiles
+    cannot join the standing ones: a kong counts as a set of three)."""
+    reading = group(scene([(0, ROW + " | 9p"), (MELD_Y, "5s 5s 5s 5s")]))
+    question = reading.question("claim-5s")
+    assert [c.label for c in question.choices] == ["left", "across", "right", CONCEALED_KONG]
+    hand, still_open = reading.answer({"claim-5s": "4"})  # or by the choice's number
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p (5555s) +9p")
+    hand, _ = reading.answer({"claim-5s": "across"})
+    assert format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p [55'55s] +9p")

@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 MAX_PIXELS = 50_000_000
 """The largest photo accepted, in pixels (width x height): 50 megapixels."""
+MIN_PHOTO_SIDE = 16
+"""The shortest side accepted, in pixels: vision.detector.MIN_PHOTO_SIDE, which refuses a picture no tile fits in
+(the server checks an upload's header without importing vision; a test pins that the two agree)."""
 
 try:  # iPhone photos: HEIC. Optional at run time; a HEIC upload is then refused with a clear message.
     from pillow_heif import register_heif_opener
@@ -79,7 +82,8 @@ def read_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> Image.Image:
     """The photo in ``data``, decoded, turned upright by its EXIF orientation, in RGB.
 
     Raise UploadError: ``empty_file``, ``not_an_image`` (not one of the accepted types, or damaged), or
-    ``image_too_large`` (more than ``max_pixels``, found from the header before decoding)."""
+    ``image_too_large`` (more than ``max_pixels``, found from the header before decoding) or ``image_too_small``
+    (a side under ``MIN_PHOTO_SIDE`` pixels, also from the header)."""
     if not data:
         raise UploadError("empty_file", "The photo is empty (0 bytes): take or choose the photo again.")
     try:
@@ -95,6 +99,11 @@ def read_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> Image.Image:
     if width * height > max_pixels:
         image.close()
         raise _too_large((width, height), max_pixels)
+    if min(width, height) < MIN_PHOTO_SIDE:  # no tile fits: the reader would refuse it after the upload's decoding
+        image.close()
+        raise UploadError("image_too_small", f"The photo is {width} x {height} pixels: too small to show a tile "
+                                             f"(each side needs at least {MIN_PHOTO_SIDE}). Send the photo itself, "
+                                             "not a thumbnail.")
     try:
         image.load()
         upright = ImageOps.exif_transpose(image)

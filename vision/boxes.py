@@ -148,7 +148,8 @@ def letterbox_geometry(width: int, height: int, size: int, stride: int | None = 
     ((1.0666666666666667, 0, 10, 640, 427), (640, 448))
     """
     scale = min(size / width, size / height)
-    new_w, new_h = int(round(width * scale)), int(round(height * scale))
+    # at least a pixel a side: a sliver of a picture (20000 x 3) would round to none
+    new_w, new_h = max(1, int(round(width * scale))), max(1, int(round(height * scale)))
     canvas_w, canvas_h = letterbox_canvas(new_w, new_h, size, stride)
     left = int(round((canvas_w - new_w) / 2 - 0.1))
     top = int(round((canvas_h - new_h) / 2 - 0.1))

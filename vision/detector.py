@@ -177,6 +177,11 @@ about 5 times faster to decode. Nothing is lost to the model: slicing caps the w
 a 4000-pixel photo's windows are shrunk 4 times before the model sees them; at 2000 pixels, twice."""
 
 
+MIN_PHOTO_SIDE = 16
+"""A picture narrower or lower than this many pixels cannot show a tile; it is refused with a clear message
+rather than read (its scaled-down copies would round to no pixels)."""
+
+
 def load_image(source: ImageInput, *, draft_long_side: int | None = None) -> Image.Image:
     """An upright RGB PIL image from a path, bytes, a PIL image or an HxWx3 RGB uint8 array.
 
@@ -185,6 +190,7 @@ def load_image(source: ImageInput, *, draft_long_side: int | None = None) -> Ima
     if isinstance(source, np.ndarray):
         if source.ndim != 3 or source.shape[2] not in (3, 4):
             raise DetectorError(f"an image array must be H x W x 3 (RGB), not {source.shape}")
+        _check_size(source.shape[1], source.shape[0])
         return Image.fromarray(np.ascontiguousarray(source[:, :, :3]).astype(np.uint8), "RGB")
     full_size = None
     if isinstance(source, Image.Image):
@@ -202,6 +208,11 @@ def load_image(source: ImageInput, *, draft_long_side: int | None = None) -> Ima
             raise DetectorError(f"No such file: '{source}'.") from None
         except IsADirectoryError:
             raise DetectorError(f"'{source}' is a folder, not a photo.") from None
+        except Image.DecompressionBombError:  # Pillow refuses to decode past twice its MAX_IMAGE_PIXELS
+            name = "the photo" if isinstance(source, (bytes, bytearray)) else f"'{source}'"
+            limit = (Image.MAX_IMAGE_PIXELS or 0) * 2 / 1e6
+            raise DetectorError(f"Cannot read {name}: it is too large to be a photo (over {limit:.0f} megapixels)."
+                                ) from None
         except OSError as error:  # PIL.UnidentifiedImageError is an OSError
             name = "the photo" if isinstance(source, (bytes, bytearray)) else f"'{source}'"
             raise DetectorError(f"Cannot read {name} as an image ({error.__class__.__name__}).") from None
@@ -216,10 +227,17 @@ def load_image(source: ImageInput, *, draft_long_side: int | None = None) -> Ima
         pass
     if image.size != stored_size and image.size == stored_size[::-1]:  # turned a quarter by its EXIF
         full = full[::-1]
+    _check_size(*full)
     image = as_rgb(image)  # (a convert to the same mode would copy the photo again)
     if tuple(full) != image.size:
         image.info["full_size"] = tuple(full)
     return image
+
+
+def _check_size(width: int, height: int) -> None:
+    if min(width, height) < MIN_PHOTO_SIDE:
+        raise DetectorError(f"The picture is {width} x {height} pixels: too small to show a tile (each side needs at "
+                            f"least {MIN_PHOTO_SIDE}).")
 
 
 def _register_heif() -> None:

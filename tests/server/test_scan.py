@@ -16,7 +16,7 @@ from PIL import Image, ImageFile
 
 from scorer import parse_hand, score
 from server import create_app
-from server.uploads import MAX_PIXELS, read_photo
+from server.uploads import MAX_PIXELS, MIN_PHOTO_SIDE, read_photo
 from tests.server.helpers import PHOTO, PHOTO_HAND, STRAIGHT, FakeScanner, LiveServer, image_bytes, upload
 from tests.server.test_api import error_of
 
@@ -196,6 +196,20 @@ def test_50_megapixels_exactly_passes_the_size_check():
     with pytest.raises(Exception) as caught:  # it passes the size check, then fails on the missing pixels
         read_photo(_png_header(10000, 5000))
     assert getattr(caught.value, "code", None) == "not_an_image"
+
+
+@pytest.mark.parametrize("size", [(8000, 3), (15, 600), (1, 1)])
+def test_a_picture_no_tile_fits_in_is_refused_before_decoding(client, scanner, monkeypatch, size):
+    """A sliver or a thumbnail: 400 with the reason, never the reader's 500 (8000 x 3 once crashed the resize)."""
+    monkeypatch.setattr(ImageFile.ImageFile, "load", lambda self: pytest.fail("decoded"))
+    error = error_of(upload(client, _png_header(*size)), 400, "image_too_small")
+    assert f"{size[0]} x {size[1]} pixels" in error["message"] and scanner.sizes == []
+
+
+def test_the_smallest_side_accepted_is_the_readers():
+    from vision.detector import MIN_PHOTO_SIDE as READERS
+
+    assert MIN_PHOTO_SIDE == READERS == 16
 
 
 def test_pillows_own_limit_is_set_to_ours(app):

@@ -48,7 +48,7 @@ du -sh "$out"/*
 # a call carries the tracked files too (models/ among them): say when the whole would pass the 64 MiB limit
 # (the weights moved out of the tree for the calls are missing: du counts the rest, and must not stop the script)
 tracked=$(cd "$root" && { git ls-files -z | xargs -0 du -cb 2>/dev/null || true; } | tail -n 1 | cut -f1)
-packed=$(cd "$root" && du -cb .gpu .whl 2>/dev/null | tail -n 1 | cut -f1)
+packed=$(cd "$root" && { du -cb .gpu .whl 2>/dev/null || true; } | tail -n 1 | cut -f1)  # .whl: a localiser round's only
 total=$((tracked + packed))
 echo "a call would carry about $((total / 1048576)) MiB (the limit is 64)"
 [ "$total" -lt $((64 * 1048576)) ] || echo "too much: move the shipped weights the run does not need out of the tree for the calls (a localiser round needs none of models/ but its start; a classifier round needs classifier.pt, and detector.onnx with classifier.onnx to mine false boxes; a bonus-reader round, classifier.onnx for its hard others and its start, classifier.pt or a carried reader.pt), or pass a lower QUALITY or a larger EVERY"

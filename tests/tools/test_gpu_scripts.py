@@ -68,3 +68,26 @@ def test_the_two_rounds_script_parses_and_refuses_bad_calls(tmp_path):
     assert missing.returncode == 2 and "no recipe" in missing.stderr and "none.yaml" in missing.stderr
     deadline = run(script, first, first, "soon")
     assert deadline.returncode == 2 and "whole number of seconds" in deadline.stderr
+
+
+def test_packing_for_a_round_without_wheels_says_what_a_call_would_carry(tmp_path):
+    """A classifier round carries no ultralytics wheels (.whl/): the size check at the end once failed on the missing
+    folder (exit 1, no size said) after the packing itself had worked."""
+    from PIL import Image
+
+    root = tmp_path / "checkout"
+    (root / "tools").mkdir(parents=True)
+    shutil.copy(TOOLS / "pack-for-gpu.sh", root / "tools")
+    (root / "art").mkdir()
+    (root / "art" / "manifest.json").write_text("{}")
+    real = tmp_path / "real"
+    (real / "images").mkdir(parents=True)
+    (real / "labels").mkdir()
+    Image.new("RGB", (64, 48), "green").save(real / "images" / "a.jpg")
+    (real / "labels" / "a.txt").write_text("0 0.5 0.5 0.2 0.3\n")
+    packed = subprocess.run(["bash", str(root / "tools" / "pack-for-gpu.sh"), "60", "1"], cwd=root, capture_output=True,
+                            text=True, timeout=60, env={**os.environ, "MJSCAN_REAL_TRAIN": str(real)})
+    assert packed.returncode == 0, packed.stderr
+    assert "a call would carry about" in packed.stdout and "(the limit is 64)" in packed.stdout
+    assert (root / ".gpu" / "art.tar").is_file() and (root / ".gpu" / "real.tar.gz").is_file()
+    assert not (root / ".whl").exists()

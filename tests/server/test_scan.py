@@ -6,10 +6,8 @@ from __future__ import annotations
 import http.client
 import io
 import os
-import struct
 import sys
 import tempfile
-import zlib
 
 import pytest
 from PIL import Image, ImageFile
@@ -17,6 +15,7 @@ from PIL import Image, ImageFile
 from scorer import parse_hand, score
 from server import create_app
 from server.uploads import MAX_PIXELS, MIN_PHOTO_SIDE, read_photo
+from tests.pictures import png_header
 from tests.server.helpers import PHOTO, PHOTO_HAND, STRAIGHT, FakeScanner, LiveServer, image_bytes, upload
 from tests.server.test_api import error_of
 
@@ -169,32 +168,25 @@ def test_the_upright_photo_cannot_be_turned_twice(fmt):
     assert ImageOps.exif_transpose(upright).size == (100, 200)
 
 
-def _png_header(width: int, height: int) -> bytes:
-    """A PNG that claims width x height but carries (almost) no pixels."""
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    chunk = lambda kind, body: struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
-
-
 @pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")
 def test_over_50_megapixels_is_refused_before_decoding(client, scanner, monkeypatch):
     def no_decoding(self, *args, **kwargs):
         raise AssertionError("the image was decoded")
 
     monkeypatch.setattr(ImageFile.ImageFile, "load", no_decoding)
-    error = error_of(upload(client, _png_header(10000, 6000)), 400, "image_too_large")
+    error = error_of(upload(client, png_header(10000, 6000)), 400, "image_too_large")
     assert "10000 x 6000" in error["message"] and "50 megapixels" in error["message"]
     assert scanner.sizes == []
 
 
 def test_far_over_the_limit_is_refused_as_too_large_too(client, monkeypatch):
     monkeypatch.setattr(ImageFile.ImageFile, "load", lambda self: pytest.fail("decoded"))
-    error_of(upload(client, _png_header(30000, 20000)), 400, "image_too_large")  # Pillow's own guard trips first
+    error_of(upload(client, png_header(30000, 20000)), 400, "image_too_large")  # Pillow's own guard trips first
 
 
 def test_50_megapixels_exactly_passes_the_size_check():
     with pytest.raises(Exception) as caught:  # it passes the size check, then fails on the missing pixels
-        read_photo(_png_header(10000, 5000))
+        read_photo(png_header(10000, 5000))
     assert getattr(caught.value, "code", None) == "not_an_image"
 
 
@@ -202,7 +194,7 @@ def test_50_megapixels_exactly_passes_the_size_check():
 def test_a_picture_no_tile_fits_in_is_refused_before_decoding(client, scanner, monkeypatch, size):
     """A sliver or a thumbnail: 400 with the reason, never the reader's 500 (8000 x 3 once crashed the resize)."""
     monkeypatch.setattr(ImageFile.ImageFile, "load", lambda self: pytest.fail("decoded"))
-    error = error_of(upload(client, _png_header(*size)), 400, "image_too_small")
+    error = error_of(upload(client, png_header(*size)), 400, "image_too_small")
     assert f"{size[0]} x {size[1]} pixels" in error["message"] and scanner.sizes == []
 
 

@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from scorer.tiles import Tile
+from tests.pictures import png_header
 from tests.vision.fakes import fake_detector, photo_with_boxes, tiny_localiser
 from vision.detections import Detection
 from vision.boxes import iou_matrix
@@ -220,16 +221,6 @@ def test_unreadable_photos_say_so(tmp_path):
         load_image(np.zeros((4, 4)))
 
 
-def _png_header(width: int, height: int) -> bytes:
-    """A PNG that states its size and holds (nearly) no pixels: enough for the checks made before decoding."""
-    import struct
-    import zlib
-
-    chunk = lambda kind, body: struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
-
-
 @pytest.mark.parametrize("size", [(20000, 3), (15, 400), (1, 1)])
 def test_a_picture_no_tile_fits_in_is_refused_with_its_size(size):
     """A sliver once crashed the localiser's resize (a side scaled to 0 pixels) with a traceback."""
@@ -245,7 +236,7 @@ def test_the_smallest_picture_accepted_is_read():
 
 def test_a_decompression_bomb_is_refused_with_a_message():
     with pytest.raises(DetectorError, match="too large to be a photo"):
-        load_image(_png_header(30000, 30000))
+        load_image(png_header(30000, 30000))
 
 
 def test_missing_or_broken_model(tmp_path):

@@ -101,7 +101,7 @@ BESIDE_ALONG = 0.6
 BESIDE_ACROSS = (0.35, 1.45)
 APART = "it lies apart from the concealed row and the melds"
 """Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
-NOT_DECLARED = "no, its tiles are concealed (not a declared meld)"
+NOT_DECLARED = "no, the tiles are concealed (not a declared meld)"
 """The choice of a question ``claim-T`` (a chow or pung shown without a sideways tile) that takes the group's tiles
 as concealed ones, laid apart from the row: players often show their concealed sets that way."""
 CONCEALED_KONG = "no, it is a concealed kong"
@@ -1948,10 +1948,16 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
         else:
             text = "is it a declared meld, and whose discard was claimed?"
             directions = (Direction.LEFT, Direction.ACROSS, Direction.RIGHT)
-        b.questions.append(Question(
-            f"claim-{tile.code}", f"The {kind.value} of {tile.code} {shown}: {text}",
-            tuple(Choice(d.value) for d in directions)
-            + (Choice(CONCEALED_KONG if kind is MeldKind.KONG else NOT_DECLARED),)))
+        qid = f"claim-{tile.code}"
+        choices = tuple(Choice(d.value) for d in directions) + (
+            Choice(CONCEALED_KONG if kind is MeldKind.KONG else NOT_DECLARED),)
+        asked = next((i for i, q in enumerate(b.questions) if q.id == qid), None)
+        if asked is None:
+            b.questions.append(Question(qid, f"The {kind.value} of {tile.code} {shown}: {text}", choices))
+        else:  # two alike chows (a pure double chow): one question, whose answer settles both (``_with_claim``)
+            b.questions[asked] = Question(qid, f"Two {kind.value}s of {tile.code} show no sideways tile: "
+                                               f"{text.replace('is it a declared meld', 'are they declared melds')}",
+                                          choices)
         return meld, "exposed meld without a sideways tile (claim unknown)", False
     side = [i for i, p in enumerate(ps) if p.sideways]
     if len(side) != 1:

@@ -1351,3 +1351,15 @@ def test_a_kong_shown_face_up_without_a_sideways_tile_may_be_a_concealed_one():
     assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p (5555s) +9p")
     hand, _ = reading.answer({"claim-5s": "across"})
     assert format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p [55'55s] +9p")
+
+
+def test_two_alike_chows_without_a_sideways_tile_are_asked_about_once():
+    """A pure double chow laid apart: both groups would ask ``claim-3s``; one question (ids are unique: the page
+    answers by id) whose answer settles both."""
+    reading = group(scene([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "3s 4s 5s | 3s 4s 5s")]))
+    assert [q.id for q in reading.questions] == ["claim-3s"]
+    assert reading.questions[0].text.startswith("Two chows of 3s")
+    declared, still_open = reading.answer({"claim-3s": "left"})
+    assert still_open == () and format_hand(declared).split(" |")[0] == norm("123m 456p 9p [4'35s] [4'35s] +9p")
+    concealed, _ = reading.answer({"claim-3s": NOT_DECLARED})
+    assert format_hand(concealed).split(" |")[0] == norm("123m 456p 345s 345s 9p +9p")

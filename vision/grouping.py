@@ -1976,11 +1976,13 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
     if has_extra:
         how += ", a fourth tile on the sideways one"
     if kind is MeldKind.CHOW and claimed is not Direction.LEFT:
-        b.questions.append(Question(
-            f"chow-{claimed_tile.code}", f"The chow's sideways tile ({claimed_tile.code}) lies "
-                                         f"{'in the middle' if claimed is Direction.ACROSS else 'on the right'}, "
-                                         "but a chow can only be claimed from the left. Is it read right?",
-            (Choice("yes, claimed from the left"),)))
+        qid = f"chow-{claimed_tile.code}"
+        if not any(q.id == qid for q in b.questions):  # two alike chows ask once: ids are unique, one answer holds
+            b.questions.append(Question(
+                qid, f"The chow's sideways tile ({claimed_tile.code}) lies "
+                     f"{'in the middle' if claimed is Direction.ACROSS else 'on the right'}, "
+                     "but a chow can only be claimed from the left. Is it read right?",
+                (Choice("yes, claimed from the left"),)))
         claimed = Direction.LEFT
     try:
         return Meld(kind, tuple(codes), claimed=claimed, claimed_tile=claimed_tile), how, depends

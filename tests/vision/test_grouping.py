@@ -1363,3 +1363,9 @@ def test_two_alike_chows_without_a_sideways_tile_are_asked_about_once():
     assert still_open == () and format_hand(declared).split(" |")[0] == norm("123m 456p 9p [4'35s] [4'35s] +9p")
     concealed, _ = reading.answer({"claim-3s": NOT_DECLARED})
     assert format_hand(concealed).split(" |")[0] == norm("123m 456p 345s 345s 9p +9p")
+
+
+def test_two_alike_chows_with_the_sideways_tile_in_the_middle_are_asked_about_once():
+    reading = group(scene([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "3s 4s' 5s | 3s 4s' 5s")]))
+    assert [q.id for q in reading.questions] == ["chow-4s"]
+    assert notation(reading) == norm("123m 456p 9p [4'35s] [4'35s] +9p")

@@ -239,7 +239,11 @@ class Reading:
             if choice.hand is not None:
                 hand = choice.hand
             elif q.id.startswith("claim-") and hand is not None:
-                hand = _with_claim(hand, q.id[len("claim-"):], choice.label)
+                # "claim-3s", or "claim-3s-pung" where a meld of another kind asks "claim-3s" too
+                code, _, kind = q.id[len("claim-"):].partition("-")
+                named = {i.split("-")[2] for i in (q.id for q in self.questions) if i.startswith(f"claim-{code}-")}
+                kinds = {kind} if kind else {k.value for k in MeldKind} - named
+                hand = _with_claim(hand, code, choice.label, kinds)
             elif q.id.startswith(FLOWER_READING) and hand is not None:
                 # an unsure flower of the hand (vision.repair): which one it is, or none
                 read = next(t.code for t in self.tiles if t.detection == int(q.id[len(FLOWER_READING):]))
@@ -311,14 +315,14 @@ def _with_flower_as(hand: Hand, read: Tile, taken: Tile | None) -> Hand:
     return without if taken is None else _with_flower(without, taken)
 
 
-def _with_claim(hand: Hand, code: str, answer: str) -> Hand:
-    """``hand`` with its unclaimed exposed meld whose first tile is ``code`` settled by the answer to its
+def _with_claim(hand: Hand, code: str, answer: str, kinds: set[str]) -> Hand:
+    """``hand`` with its unclaimed exposed melds of ``kinds`` whose first tile is ``code`` settled by the answer to their
     ``claim-`` question: whose discard it claimed, or ``NOT_DECLARED`` (its tiles join the concealed ones) or
     ``CONCEALED_KONG``. A chow's claimed tile is taken to be its middle one: the photo does not show which of the
     three it was, the notation needs one, and no rule set scores it."""
     melds, concealed = [], hand.concealed
     for m in hand.melds:
-        if m.claimed is None and not m.concealed and m.tiles[0].code == code:
+        if m.claimed is None and not m.concealed and m.tiles[0].code == code and m.kind.value in kinds:
             if answer == NOT_DECLARED:
                 concealed += m.tiles
                 continue
@@ -1952,6 +1956,9 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
         choices = tuple(Choice(d.value) for d in directions) + (
             Choice(CONCEALED_KONG if kind is MeldKind.KONG else NOT_DECLARED),)
         asked = next((i for i, q in enumerate(b.questions) if q.id == qid), None)
+        if asked is not None and b.questions[asked].choices != choices:
+            # a meld of another kind asks about the same first tile (a chow 345s beside a pung of 3s): its own id
+            qid, asked = f"{qid}-{kind.value}", None
         if asked is None:
             b.questions.append(Question(qid, f"The {kind.value} of {tile.code} {shown}: {text}", choices))
         else:  # two alike chows (a pure double chow): one question, whose answer settles both (``_with_claim``)

@@ -1369,3 +1369,15 @@ def test_two_alike_chows_with_the_sideways_tile_in_the_middle_are_asked_about_on
     reading = group(scene([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "3s 4s' 5s | 3s 4s' 5s")]))
     assert [q.id for q in reading.questions] == ["chow-4s"]
     assert notation(reading) == norm("123m 456p 9p [4'35s] [4'35s] +9p")
+
+
+def test_a_chow_and_a_pung_with_one_first_tile_ask_under_two_ids():
+    """345s and 333s both laid apart without a sideways tile: one id for both once offered the pung's choices for the
+    chow too ("across" then failed: a chow is only claimed from the left); each now has its question and id."""
+    reading = group(scene([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "3s 4s 5s | 3s 3s 3s")]))
+    assert [(q.id, len(q.choices)) for q in reading.questions] == [("claim-3s", 2), ("claim-3s-pung", 4)]
+    hand, still_open = reading.answer({"claim-3s": "left", "claim-3s-pung": "across"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 9p [4'35s] [33'3s] +9p")
+    hand, still_open = reading.answer({"claim-3s-pung": NOT_DECLARED})
+    assert [q.id for q in still_open] == ["claim-3s"]
+    assert format_hand(hand).split(" |")[0] == norm("123m 456p 333s 9p [345s] +9p")

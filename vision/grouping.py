@@ -241,7 +241,8 @@ class Reading:
             elif q.id.startswith("claim-") and hand is not None:
                 # "claim-3s", or "claim-3s-pung" where a meld of another kind asks "claim-3s" too
                 code, _, kind = q.id[len("claim-"):].partition("-")
-                named = {i.split("-")[2] for i in (q.id for q in self.questions) if i.startswith(f"claim-{code}-")}
+                named = {other.id.rsplit("-", 1)[1] for other in self.questions
+                         if other.id.startswith(f"claim-{code}-")}
                 kinds = {kind} if kind else {k.value for k in MeldKind} - named
                 hand = _with_claim(hand, code, choice.label, kinds)
             elif q.id.startswith(FLOWER_READING) and hand is not None:
@@ -1956,7 +1957,7 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
         choices = tuple(Choice(d.value) for d in directions) + (
             Choice(CONCEALED_KONG if kind is MeldKind.KONG else NOT_DECLARED),)
         asked = next((i for i, q in enumerate(b.questions) if q.id == qid), None)
-        if asked is not None and b.questions[asked].choices != choices:
+        if asked is not None and b.questions[asked].choices != choices:  # (the choices tell the kinds apart)
             # a meld of another kind asks about the same first tile (a chow 345s beside a pung of 3s): its own id
             qid, asked = f"{qid}-{kind.value}", None
         if asked is None:

@@ -1962,10 +1962,9 @@ def _build_meld(b: _Builder, places: list[_Place], order: list[int], r: _MeldRea
             qid, asked = f"{qid}-{kind.value}", None
         if asked is None:
             b.questions.append(Question(qid, f"The {kind.value} of {tile.code} {shown}: {text}", choices))
-        else:  # two alike chows (a pure double chow): one question, whose answer settles both (``_with_claim``)
-            b.questions[asked] = Question(qid, f"Two {kind.value}s of {tile.code} show no sideways tile: "
-                                               f"{text.replace('is it a declared meld', 'are they declared melds')}",
-                                          choices)
+        else:  # two alike chows (a pure double chow; no two pungs or kongs share a tile): one question for both
+            b.questions[asked] = Question(qid, f"Two chows of {tile.code} show no sideways tile: are they declared "
+                                               "melds (claimed from the left, as every chow is)?", choices)
         return meld, "exposed meld without a sideways tile (claim unknown)", False
     side = [i for i, p in enumerate(ps) if p.sideways]
     if len(side) != 1:

@@ -53,7 +53,7 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -455,18 +455,25 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
     unsure tiles, the re-reading that sorts it (``vision.row_order``). ``reread`` False skips ``vision.repair``
     (for a caller that only takes a reading no tile of which was read again: ``vision.photo_reading``, which
     groups a photo's detections once for each box it tries, and each repair groups them dozens of times)."""
+    from vision.alike_tiles import ask_about_alike_tiles
     from vision.repair import ask_about_flowers, is_winning_shape, lacks_a_tile, repair
     from vision.row_order import settle_by_order
 
-    def full(own: frozenset[int]) -> Reading:
-        """The whole reading with the detections ``own`` read as places of their own (not as lying on another)."""
+    def reader(own: frozenset[int]) -> Callable[[Detections, frozenset[int]], Reading]:
+        """Reads a layout with the detections ``own`` read as places of their own (not as lying on another)."""
         def read(changed: Detections, dropped: frozenset[int]) -> Reading:
             return _group(changed, own, dropped=dropped)
 
+        return read
+
+    def full(own: frozenset[int]) -> Reading:
+        """The whole reading with the detections ``own`` read as places of their own."""
+        read = reader(own)
         first = _group(detections, own)
         return settle_by_order(detections, repair(detections, first, read) if reread else first, read)
 
-    reading = full(frozenset())
+    own: frozenset[int] = frozenset()
+    reading = full(own)
     if lacks_a_tile(reading):
         # a box set aside as lying on a more confident one may be a tile after all: in a row seen end on, or
         # steeply, neighbours' boxes overlap by half. Read each such box as a tile of its own; one clean winning
@@ -482,6 +489,9 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
             note = (f"Detection {index} ({detections.tiles[index].code_str}) was set aside as lying on a more "
                     "confident box; read as a tile of its own, the tiles make a winning hand, so it was taken so.")
             reading = replace(again, notes=again.notes + (note,))
+            own = frozenset({index})
+    if reread:  # a clean hand whose alike standing tiles could all be another face is asked about (stop 52)
+        reading = ask_about_alike_tiles(detections, reading, reader(own))
     return ask_about_flowers(detections, reading)
 
 

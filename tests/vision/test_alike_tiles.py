@@ -78,3 +78,29 @@ def test_a_pung_read_alike_is_asked_about_too():
     (question,) = reading.questions
     assert [c.label for c in question.choices] == ["as read (1z 1z 1z)", "4z 4z 4z instead of 1z 1z 1z"]
     assert hand_text_of(question.choices[1].hand) == norm("123m 456p 789s 444z 3z +3z")
+
+
+def _detector_cases() -> list[dict]:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).resolve().parents[1] / "data" / "grouping" /
+                       "detector-alike-cases.json").read_text())
+
+
+def test_the_detectors_misread_pairs_and_pungs_are_asked_about(monkeypatch):
+    """Three held-out photos the shipped detector read with every copy of a face misread (White dragons as West
+    winds, 5m as 3m): silently wrong hands before this rule. Each now asks, and offers the true hand."""
+    import vision.alike_tiles
+
+    for case in _detector_cases():
+        detections = Detections.from_dict(case["detections"])
+        reading = group(detections)
+        (question,) = reading.questions
+        assert question.id == "tile-reading", case["photo"]
+        assert hand_text(reading) != norm(case["hand"])  # the hand as read is still the one read
+        assert norm(case["hand"]) in [hand_text_of(c.hand) for c in question.choices], case["photo"]
+    monkeypatch.setattr(vision.alike_tiles, "ALIKE_RATIO", 2.0)  # the rule off: the wrong hand, no question
+    for case in _detector_cases():
+        reading = group(Detections.from_dict(case["detections"]))
+        assert reading.questions == () and hand_text(reading) != norm(case["hand"])

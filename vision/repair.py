@@ -23,7 +23,8 @@ are a misreading too: re-readings are tried as above, and one settles it when a 
 season the hand lacks (reading it as a suit tile, which would then be left out as lying apart, only hides it).
 
 ``ask_about_flowers``: a flower or season of the hand whose next reading as one the hand lacks is at least
-``UNSURE_FLOWER_RATIO`` as likely as its own is asked about (``flower-reading-N``: which one it is, or none): a
+``UNSURE_FLOWER_RATIO`` as likely as its own, or that is fainter than ``vision.photo_reading.FLOWER_FLOOR`` (a box under
+the detector's threshold, stop 52), is asked about (``flower-reading-N``: which one it is, or none): a
 misread flower was the commonest silent error of the held-out hands, and its reading was nearly always unsure
 (stop 28, docs/grouping.md). A tile lying apart from the hand is ignored as a stray tile; when its next reading
 is a flower or season at least ``STRAY_FLOWER_RATIO`` as likely as its first (and the hand has no such flower
@@ -248,9 +249,12 @@ def _lacking_flowers(tile: Any, have: set[Any]) -> tuple[dict[Any, float], list[
 
 def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
     """A question ``flower-reading-N`` for each flower or season of the hand whose next reading as another the
-    hand lacks is at least ``UNSURE_FLOWER_RATIO`` as likely: its reading first, then the flowers and seasons the
-    hand lacks (the likeliest first), then none. A tile repair read again is left alone (its note says so)."""
+    hand lacks is at least ``UNSURE_FLOWER_RATIO`` as likely, and for each one fainter than
+    ``vision.photo_reading.FLOWER_FLOOR`` (a box under the detector's threshold taken as a flower the hand lacked,
+    stop 52): its reading first, then the flowers and seasons the hand lacks (the likeliest first), then none. A
+    tile repair read again is left alone (its note says so)."""
     from vision.grouping import FLOWER_READING, NOT_A_FLOWER, Choice, Question
+    from vision.photo_reading import FLOWER_FLOOR
 
     have = set(reading.hand.flowers)
     corrected = {correction.detection for correction in reading.corrections}
@@ -259,6 +263,14 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
             continue
         tile = detections.tiles[evidence.detection]
         likely, lacking = _lacking_flowers(tile, have)
+        if 0 < tile.confidence < FLOWER_FLOOR:  # a faint box taken as a flower (vision.photo_reading): always asked
+            kind = "season" if tile.code.is_season else "flower"
+            yield Question(
+                f"{FLOWER_READING}{evidence.detection}",
+                f"A faint tile (confidence {tile.confidence:.2f}, under the detector's threshold) was read as the "
+                f"{kind} {tile.code_str}: is it that {kind}, another, or no tile of the hand?",
+                (Choice(tile.code_str),) + tuple(Choice(code.code) for code in lacking) + (Choice(NOT_A_FLOWER),))
+            continue
         if tile.confidence <= 0 or not likely or max(likely.values()) < UNSURE_FLOWER_RATIO * tile.confidence:
             continue
         best = lacking[0]

@@ -12,7 +12,9 @@ from scorer.tiles import Tile
 from tests.vision.test_grouping import scene
 from vision.detections import Detection, Detections
 from vision.grouping import group
-from vision.photo_reading import FLOWER_FLOOR, complete_with, lacks_a_tile, read_photo, with_unsure_flowers
+from vision.grouping import NOT_A_FLOWER
+from vision.photo_reading import (FAINT_FLOWER_FLOOR, FLOWER_FLOOR, complete_with, lacks_a_tile, read_photo,
+                                  with_unsure_flowers)
 
 ROTATIONS = [0, 37, 90, 180]
 
@@ -179,11 +181,37 @@ def test_a_faint_flower_unsure_against_another_the_hand_lacks_is_asked_about():
 @pytest.mark.parametrize("change", ["too faint", "already held", "not a flower", "face down"])
 def test_a_faint_box_that_is_no_flower_the_hand_lacks_is_left_out(change):
     short, faint = _without(scene([(0, FLOWERED)]), "3f")
-    faint = {"too faint": replace(faint, confidence=FLOWER_FLOOR - 0.01),
+    faint = {"too faint": replace(faint, confidence=FAINT_FLOWER_FLOOR - 0.01),
              "already held": replace(faint, code=Tile.parse("2f"), confidence=0.3),
              "not a flower": replace(faint, code=Tile.parse("9m"), confidence=0.3),
              "face down": replace(faint, code="back", confidence=0.3)}[change]
     assert with_unsure_flowers(short, group(short), (faint,)) is None
+
+
+def test_a_flower_fainter_than_the_floor_is_added_and_asked_about():
+    """Under ``FLOWER_FLOOR`` a box read as a flower the hand lacks is as often a stray box as that flower (stop 52):
+    left out, the flower was lost without a question; it is added, and asked about, whatever its next readings."""
+    short, faint = _without(scene([(0, FLOWERED)]), "3f")
+    faint = replace(faint, confidence=0.15, alternatives=((Tile.parse("6f"), 0.01),))
+    assert FAINT_FLOWER_FLOOR <= faint.confidence < FLOWER_FLOOR
+    detections, flowered = with_unsure_flowers(short, group(short), (faint,))
+    index = len(detections.tiles) - 1
+    (question,) = flowered.questions
+    assert question.id == f"flower-reading-{index}" and "confidence 0.15" in question.text
+    labels = [c.label for c in question.choices]
+    assert labels[0] == "3f" and labels[1] == "6f" and labels[-1] == NOT_A_FLOWER and "1f" not in labels
+    # the page regroups the detections it was given and must meet the same question, and its answers
+    regrouped = group(detections)
+    assert [q.id for q in regrouped.questions] == [question.id]
+    assert [t.code for t in regrouped.answer({question.id: NOT_A_FLOWER})[0].flowers] == ["1f", "2f"]
+    assert sorted(t.code for t in regrouped.answer({question.id: "3f"})[0].flowers) == ["1f", "2f", "3f"]
+    assert sorted(t.code for t in regrouped.answer({question.id: "6f"})[0].flowers) == ["1f", "2f", "6f"]
+
+
+def test_a_flower_at_the_floor_is_taken_without_a_question():
+    short, faint = _without(scene([(0, FLOWERED)]), "3f")
+    _, flowered = with_unsure_flowers(short, group(short), (replace(faint, confidence=FLOWER_FLOOR),))
+    assert flowered.questions == () and len(flowered.hand.flowers) == 3
 
 
 def test_of_two_faint_boxes_read_as_one_flower_the_likelier_is_taken():

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, NamedTuple, Sequence
 
 from scorer.tiles import Tile
 from vision.detections import Detections
@@ -39,6 +39,18 @@ STANDING_GROUPS = ("concealed", "winning")
 """The tiles that count as standing: the concealed row and the winning tile (which makes the pair or set with them)."""
 MOST_CHOICES = 3
 """At most this many other hands are offered beside the hand as read."""
+
+
+class AlikeReading(NamedTuple):
+    """``copies`` standing tiles read as ``read_as`` that could all be ``other``, ``ratio`` as likely."""
+
+    ratio: float
+    read_as: str
+    other: str
+    copies: int
+
+    def tiles(self, code: str) -> str:
+        return " ".join([code] * self.copies)
 
 
 def alike_rereadings(alternatives: Mapping[Hashable, Sequence[tuple[Any, float]]]) -> dict[Any, float]:
@@ -68,7 +80,7 @@ def ask_about_alike_tiles(detections: Detections, reading: Any,
     for evidence in reading.tiles:
         if evidence.group in STANDING_GROUPS and not evidence.face_down:
             alike[evidence.code].append(evidence.detection)
-    found: dict[Any, tuple[float, str, str, int]] = {}  # hand -> (ratio, read as, next reading, copies)
+    found: dict[Any, AlikeReading] = {}  # each other hand, and the likeliest reading that gives it
     for code, copies in alike.items():
         if len(copies) < 2 or any(i in read_again or tiles[i].code_str != code or tiles[i].confidence <= 0
                                   for i in copies):
@@ -85,20 +97,18 @@ def ask_about_alike_tiles(detections: Detections, reading: Any,
             again = read(Detections(detections.width, detections.height, tuple(changed)), frozenset())
             if not _fixed(again) or again.questions or again.hand == reading.hand:
                 continue
-            if again.hand not in found or found[again.hand][0] < ratio:
-                found[again.hand] = (ratio, code, other.code, len(copies))
+            if again.hand not in found or found[again.hand].ratio < ratio:
+                found[again.hand] = AlikeReading(ratio, code, other.code, len(copies))
     if not found:
         return reading
-    ranked = sorted(found.items(), key=lambda item: -item[1][0])[:MOST_CHOICES]
-    read_alike = {(read_as, copies) for _, (_, read_as, _, copies) in ranked}
-    as_read = "as read" if len(read_alike) > 1 else "as read ({})".format(" ".join([ranked[0][1][1]] * ranked[0][1][3]))
-    choices = [Choice(as_read, reading.hand)]
-    for hand, (_, read_as, other, copies) in ranked:
-        label = f"{' '.join([other] * copies)} instead of {' '.join([read_as] * copies)}"
-        choices.append(Choice(label, hand))
+    ranked = sorted(found.items(), key=lambda item: -item[1].ratio)[:MOST_CHOICES]
     first = ranked[0][1]
-    text = (f"The {first[3]} standing tiles read as {first[1]} could all be {first[2]}: both readings make a "
-            "winning hand. Which is right?" if len(ranked) == 1 else
+    one_kind = len({(alike.read_as, alike.copies) for _, alike in ranked}) == 1
+    choices = [Choice(f"as read ({first.tiles(first.read_as)})" if one_kind else "as read", reading.hand)]
+    choices += [Choice(f"{alike.tiles(alike.other)} instead of {alike.tiles(alike.read_as)}", hand)
+                for hand, alike in ranked]
+    text = (f"The {first.copies} standing tiles read as {first.read_as} could all be {first.other}: both readings "
+            "make a winning hand. Which is right?" if len(ranked) == 1 else
             "Standing tiles read alike could all be another tile, and more than one reading makes a winning hand. "
             "Which is right?")
     return replace(reading, questions=reading.questions + (Question("tile-reading", text, tuple(choices)),))

@@ -104,3 +104,14 @@ def test_the_detectors_misread_pairs_and_pungs_are_asked_about(monkeypatch):
     for case in _detector_cases():
         reading = group(Detections.from_dict(case["detections"]))
         assert reading.questions == () and hand_text(reading) != norm(case["hand"])
+
+
+def test_two_faces_that_could_each_be_another_offer_both_hands():
+    # the East pung could be North winds (0.8 ** 3 = 0.51), the West pair White dragons (0.7 ** 2 = 0.49)
+    clean = scene([(0, ROW)])
+    reading = group(with_next(with_next(clean, "1z", 0.6, [("4z", 0.8)]), "3z", 0.5, [("5z", 0.7)]))
+    (question,) = reading.questions
+    assert question.text.startswith("Standing tiles read alike could all be another tile")
+    assert [c.label for c in question.choices] == ["as read", "4z 4z 4z instead of 1z 1z 1z", "5z 5z instead of 3z 3z"]
+    assert [hand_text_of(c.hand) for c in question.choices] == [
+        AS_READ, norm("123m 456p 789s 444z 3z +3z"), AS_WHITE]

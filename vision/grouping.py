@@ -199,6 +199,38 @@ class Ignored:
         return {"detection": self.detection, "code": self.code, "reason": self.reason}
 
 
+KONG_FACE_DOWN = "kong-face-down"
+"""The id of the question which tile a concealed kong laid all four face down is; a second such kong's is
+``kong-face-down-2``, and so on (``face_down_kong_ids``)."""
+
+
+def face_down_kong_ids(count: int) -> tuple[str, ...]:
+    """The ids of the questions about ``count`` concealed kongs laid all face down, in reading order.
+
+    >>> face_down_kong_ids(1), face_down_kong_ids(3)
+    (('kong-face-down',), ('kong-face-down', 'kong-face-down-2', 'kong-face-down-3'))
+    """
+    return tuple(KONG_FACE_DOWN if n == 1 else f"{KONG_FACE_DOWN}-{n}" for n in range(1, count + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDownKongs:
+    """The hand but for two or more concealed kongs laid all four face down: ``melds`` holds None where each lies
+    (in reading order). One kong's question offers whole hands; two cannot (each choice would need the other's
+    answer), so ``Reading.answer`` builds the hand once every one is answered (``with_kongs``)."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld | None, ...]
+    winning_tile: Tile | None
+    flowers: tuple[Tile, ...]
+
+    def with_kongs(self, kong_tiles: Sequence[Tile]) -> Hand:
+        """The hand with the face-down kongs, in reading order, of these tiles (raises ``HandError``)."""
+        tiles = iter(kong_tiles)
+        melds = tuple(meld if meld is not None else Meld.kong(next(tiles), concealed=True) for meld in self.melds)
+        return Hand(self.concealed, melds, self.winning_tile, self.flowers)
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What the layout says: the hand (None when it cannot say), open questions, and the evidence."""
@@ -211,6 +243,7 @@ class Reading:
     direction: tuple[float, float] = (1.0, 0.0)  # the reading direction (left to right) in photo pixels
     notes: tuple[str, ...] = ()
     corrections: tuple[Any, ...] = ()  # vision.repair.Correction: tiles read again to make a winning hand
+    face_down_kongs: FaceDownKongs | None = None  # two or more concealed kongs all face down: the rest of the hand
 
     @property
     def confidence(self) -> float:
@@ -235,6 +268,14 @@ class Reading:
         hand = self.hand
         open_questions = [q for q in self.questions if q.id not in answers]
         picked = [(q, _pick(q, answers[q.id])) for q in self.questions if q.id in answers]
+        if self.face_down_kongs is not None:  # two or more face-down kongs: the hand once each is answered
+            kong_ids = face_down_kong_ids(sum(m is None for m in self.face_down_kongs.melds))
+            told = {q.id: choice.label for q, choice in picked if q.id in kong_ids}
+            if len(told) == len(kong_ids):
+                try:
+                    hand = self.face_down_kongs.with_kongs([Tile.parse(told[qid]) for qid in kong_ids])
+                except HandError as error:
+                    raise ValueError(f"the face-down kongs cannot be those tiles: {error.message}") from None
         for q, choice in sorted(picked, key=lambda qc: qc[1].hand is None):
             if choice.hand is not None:
                 hand = choice.hand
@@ -1712,19 +1753,31 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         return Hand(concealed=tuple(standing), melds=tuple(melds_now), winning_tile=win, flowers=tuple(flower_tiles))
 
     known_melds = [m for m, _, _ in melds if m is not None]
+    face_down_kongs: FaceDownKongs | None = None
     if kong_question is not None:
         others_count = Counter(concealed_tiles + ([win_tile] if win_tile else []))
         for m in known_melds:
             others_count.update(m.tiles)
-        choices = []
-        for tile in PLAYING_TILES:
-            if others_count[tile]:
-                continue
-            all_melds = [m if m is not None else Meld.kong(tile, concealed=True) for m, _, _ in melds]
-            hand = _attempt(lambda ms=all_melds: make(ms, win_tile, [win_tile] if win_tile else []))
-            choices.append(Choice(tile.code, hand))
-        b.questions.append(Question("kong-face-down", "All four tiles of a concealed kong lie face down: "
-                                    "which tile is it?", tuple(choices)))
+        unknown = sum(m is None for m, _, _ in melds)
+        if unknown == 1:  # each choice carries its whole hand
+            choices = []
+            for tile in PLAYING_TILES:
+                if others_count[tile]:
+                    continue
+                all_melds = [m if m is not None else Meld.kong(tile, concealed=True) for m, _, _ in melds]
+                hand = _attempt(lambda ms=all_melds: make(ms, win_tile, [win_tile] if win_tile else []))
+                choices.append(Choice(tile.code, hand))
+            b.questions.append(Question(KONG_FACE_DOWN, "All four tiles of a concealed kong lie face down: "
+                                        "which tile is it?", tuple(choices)))
+        else:  # one question a kong; the hand is built once all are answered (Reading.answer)
+            choices = tuple(Choice(tile.code) for tile in PLAYING_TILES if not others_count[tile])
+            ordinals = ("first", "second", "third", "fourth")
+            for n, qid in enumerate(face_down_kong_ids(unknown)):
+                b.questions.append(Question(
+                    qid, f"{unknown} concealed kongs lie with all four tiles face down. The {ordinals[n]} of them (in "
+                         "reading order): which tile is it?", choices))
+            face_down_kongs = FaceDownKongs(tuple(concealed_tiles) + ((win_tile,) if win_tile else ()),
+                                            tuple(m for m, _, _ in melds), win_tile, tuple(flower_tiles))
     final_melds = known_melds if kong_question is None else None
 
     hand: Hand | None = None
@@ -1808,7 +1861,8 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
     if ambiguous and not direction_matters:
         b.notes.append("the reading direction was not clear from the layout, but no meld's claim depends on it")
     return Reading(hand, tuple(b.questions), tuple(evidence_rows), tuple(meld_evidence),
-                   tuple(sorted(b.ignored, key=lambda x: x.detection)), direction, tuple(b.notes))
+                   tuple(sorted(b.ignored, key=lambda x: x.detection)), direction, tuple(b.notes),
+                   face_down_kongs=face_down_kongs)
 
 
 def _ask_not_a_meld(b: _Builder, places: list[_Place], order: list[int]) -> None:

@@ -16,6 +16,7 @@ Every photo gets one outcome (``outcome``):
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -56,8 +57,8 @@ def errors(reading: Any, truth: Hand) -> list[str]:
     """The error types of a reading against the true hand ([] when read exactly)."""
     found: list[str] = []
     hand = reading.hand
-    for qid in sorted({q.id.split("-")[0] if q.id.startswith(("meld-", "claim-", "chow-", "flower-")) else q.id
-                       for q in reading.questions}):
+    for qid in sorted({q.id.split("-")[0] if q.id.startswith(("meld-", "claim-", "chow-", "flower-"))
+                       else MANDATED[0] if q.id.startswith(MANDATED[0]) else q.id for q in reading.questions}):
         found.append(f"question asked ({qid})")
     if hand is None:
         if not reading.questions:
@@ -103,7 +104,8 @@ def errors(reading: Any, truth: Hand) -> list[str]:
 
 
 MANDATED = ("kong-face-down",)
-"""Question ids the issue requires the reading to ask (all four tiles of a concealed kong face down)."""
+"""Question ids the issue requires the reading to ask (all four tiles of a concealed kong face down; with two such
+kongs, ``kong-face-down`` and ``kong-face-down-2``: the ids start so)."""
 OUTCOMES = ("exact", "mandated", "asked", "wrong")
 
 
@@ -112,12 +114,12 @@ def outcome(reading: Any, truth: Hand, found: list[str] | None = None) -> str:
     found = errors(reading, truth) if found is None else found
     if not found:
         return "exact"
-    if reading.questions and all(q.id in MANDATED for q in reading.questions):
-        for meld in truth.melds:
-            if not (meld.concealed and len(meld.tiles) == 4):
-                continue
+    if reading.questions and all(q.id.startswith(MANDATED) for q in reading.questions):
+        # answered with the true concealed kongs' tiles, in every order (two kongs all face down ask twice)
+        kongs = [meld.tiles[0].code for meld in truth.melds if meld.concealed and len(meld.tiles) == 4]
+        for tiles in itertools.permutations(kongs, len(reading.questions)):
             try:
-                hand, still_open = reading.answer({q.id: meld.tiles[0].code for q in reading.questions})
+                hand, still_open = reading.answer({q.id: code for q, code in zip(reading.questions, tiles)})
             except ValueError:
                 continue
             if not still_open and hand is not None and _norm(hand) == _norm(truth):

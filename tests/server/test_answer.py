@@ -165,3 +165,20 @@ def test_without_vision_grouping_it_is_a_503_in_words(answer_client, monkeypatch
     reply = _post(answer_client, {"image": {"width": 10, "height": 10}, "tiles": []}, {})
     assert reply.status_code == 503 and reply.get_json()["error"]["code"] == "no_grouping"
     assert "enter the hand by hand" in reply.get_json()["error"]["message"]
+
+
+def test_two_kongs_all_face_down_are_answered_one_by_one(answer_client):
+    """Each face-down kong has its own question; the page sends both answers and gets the whole hand, and after one
+    answer the other question's choices carry the hands they lead to."""
+    detections = scene([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "#6z #6z #6z #6z || #7z #7z #7z #7z")])
+    detection = detections.to_dict()
+    first = _post(answer_client, detection, {"kong-face-down": "6z"}).get_json()
+    assert first["hand"] is None
+    (second,) = first["questions"]
+    assert second["id"] == "kong-face-down-2"
+    seven = next(c for c in second["choices"] if c["label"] == "7z")
+    assert _text(seven["hand"]) == norm("123m 456p 9p (6666z) (7777z) +9p")
+    both = _post(answer_client, detection, {"kong-face-down": "6z", "kong-face-down-2": "7z"}).get_json()
+    assert _text(both["hand"]) == norm("123m 456p 9p (6666z) (7777z) +9p") and both["questions"] == []
+    same = _post(answer_client, detection, {"kong-face-down": "6z", "kong-face-down-2": "6z"})
+    assert same.status_code == 400 and same.get_json()["error"]["code"] == "bad_answer"

@@ -22,7 +22,7 @@ from vision.classes import BACK, class_from_id, parse_class
 from vision.detections import Detection, Detections
 from vision.grouping import (APART, BACKS_APART, CONCEALED_KONG, LOOSE_BACK, NOT_DECLARED, TILE_TOP, Reading, group,
                              row_angle)
-from vision.layout_eval import complete, errors, evaluate_folder, sidecar_detections
+from vision.layout_eval import complete, errors, evaluate_folder, outcome, sidecar_detections
 
 W, H = 30.0, 40.0  # a lying tile's face in the layout's units (x along the row, y away from the player)
 ROTATIONS = [0, 37, 90, 180]
@@ -267,6 +267,28 @@ def test_all_four_face_down_asks_which_tile():
     assert "6z" in labels and "9p" not in labels and "1m" not in labels  # 1m and 9p are already in the hand
     hand, still_open = reading.answer({"kong-face-down": "6z"})
     assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p (6666z) +9p")
+
+
+@pytest.mark.parametrize("angle", [0, 37, 180])
+def test_two_kongs_all_face_down_ask_one_question_each(angle):
+    """Each question about one kong offered whole hands built with the other kong left unknown: two kongs of one
+    tile, so no choice had a hand and no answer gave one (stop 52). Each kong now has its own question, and the
+    hand is built once both are answered."""
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "#6z #6z #6z #6z || #7z #7z #7z #7z")], angle=angle)
+    assert reading.hand is None
+    assert [q.id for q in reading.questions] == ["kong-face-down", "kong-face-down-2"]
+    assert "first of them" in reading.questions[0].text and "second of them" in reading.questions[1].text
+    labels = [c.label for c in reading.questions[1].choices]
+    assert "6z" in labels and "7z" in labels and "9p" not in labels and "1m" not in labels
+    hand, still_open = reading.answer({"kong-face-down": "6z", "kong-face-down-2": "7z"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 9p (6666z) (7777z) +9p")
+    hand, still_open = reading.answer({"kong-face-down": "6z"})
+    assert hand is None and [q.id for q in still_open] == ["kong-face-down-2"]
+    with pytest.raises(ValueError, match="8 copies of 6z"):
+        reading.answer({"kong-face-down": "6z", "kong-face-down-2": "6z"})
+    truth = parse_hand("123m 456p 9p (7777z) (6666z) +9p")
+    assert errors(reading, truth) == ["question asked (kong-face-down)"]
+    assert outcome(reading, truth) == "mandated"
 
 
 @pytest.mark.parametrize("angle", ROTATIONS)

@@ -1771,10 +1771,11 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
                                         "which tile is it?", tuple(choices)))
         else:  # one question a kong; the hand is built once all are answered (Reading.answer)
             choices = tuple(Choice(tile.code) for tile in PLAYING_TILES if not others_count[tile])
-            ordinals = ("first", "second", "third", "fourth")
+            ordinals = ("first", "second", "third", "fourth")  # a hand holds four sets; a photo may show more
             for n, qid in enumerate(face_down_kong_ids(unknown)):
+                ordinal = ordinals[n] if n < len(ordinals) else f"{n + 1}th"
                 b.questions.append(Question(
-                    qid, f"{unknown} concealed kongs lie with all four tiles face down. The {ordinals[n]} of them (in "
+                    qid, f"{unknown} concealed kongs lie with all four tiles face down. The {ordinal} of them (in "
                          "reading order): which tile is it?", choices))
             face_down_kongs = FaceDownKongs(tuple(concealed_tiles) + ((win_tile,) if win_tile else ()),
                                             tuple(m for m, _, _ in melds), win_tile, tuple(flower_tiles))

@@ -291,6 +291,14 @@ def test_two_kongs_all_face_down_ask_one_question_each(angle):
     assert outcome(reading, truth) == "mandated"
 
 
+def test_more_face_down_kongs_than_a_hand_holds_are_asked_and_refused_with_a_reason():
+    kongs = " || ".join(" ".join([f"#{code}"] * 4) for code in ("6z", "7z", "1z", "2z", "3z"))
+    reading = read([(0, "1m 2m 3m 9p | 9p"), (MELD_Y, kongs)])
+    assert [q.id for q in reading.questions][-1] == "kong-face-down-5" and "5th of them" in reading.questions[-1].text
+    with pytest.raises(ValueError, match="at most 4 declared melds"):
+        reading.answer({q.id: code for q, code in zip(reading.questions, ("4m", "5m", "6m", "7m", "8m"))})
+
+
 @pytest.mark.parametrize("angle", ROTATIONS)
 @pytest.mark.parametrize("backs", ["#1z", "#1z #1z", "#1z #1z #1z"])
 def test_face_down_tiles_apart_from_a_winning_hand_are_ignored_not_asked(angle, backs):

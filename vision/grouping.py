@@ -36,6 +36,8 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
    close ones become a question.
 10. When the standing row is sorted by suit and number but for unsure tiles, the re-reading that sorts it
     and makes a winning hand is taken the same way (``vision.row_order``).
+11. When a clean winning hand's alike standing tiles (a pair, a pung) could all be another face that makes a
+    winning hand too, a question asks which (``vision.alike_tiles``).
 
 >>> from vision.detections import Detection, Detections
 >>> from scorer.tiles import Tile

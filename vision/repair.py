@@ -263,23 +263,20 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
             continue
         tile = detections.tiles[evidence.detection]
         likely, lacking = _lacking_flowers(tile, have)
+        kind = "season" if tile.code.is_season else "flower"
+        qid = f"{FLOWER_READING}{evidence.detection}"
+        choices = (Choice(tile.code_str),) + tuple(Choice(code.code) for code in lacking) + (Choice(NOT_A_FLOWER),)
         if 0 < tile.confidence < FLOWER_FLOOR:  # a faint box taken as a flower (vision.photo_reading): always asked
-            kind = "season" if tile.code.is_season else "flower"
-            yield Question(
-                f"{FLOWER_READING}{evidence.detection}",
-                f"A faint tile (confidence {tile.confidence:.2f}, under the detector's threshold) was read as the "
-                f"{kind} {tile.code_str}: is it that {kind}, another, or no tile of the hand?",
-                (Choice(tile.code_str),) + tuple(Choice(code.code) for code in lacking) + (Choice(NOT_A_FLOWER),))
+            yield Question(qid, f"A faint tile (confidence {tile.confidence:.2f}, under the detector's threshold) was "
+                                f"read as the {kind} {tile.code_str}: is it that {kind}, another, or no tile of the hand?",
+                           choices)
             continue
         if tile.confidence <= 0 or not likely or max(likely.values()) < UNSURE_FLOWER_RATIO * tile.confidence:
             continue
         best = lacking[0]
-        yield Question(
-            f"{FLOWER_READING}{evidence.detection}",
-            f"A tile was read as the {'season' if tile.code.is_season else 'flower'} {tile.code_str}, but it may "
-            f"be the {'season' if best.is_season else 'flower'} {best.code} ({likely[best] / tile.confidence:.0%} "
-            "as likely): which is it?",
-            (Choice(tile.code_str),) + tuple(Choice(code.code) for code in lacking) + (Choice(NOT_A_FLOWER),))
+        yield Question(qid, f"A tile was read as the {kind} {tile.code_str}, but it may be the "
+                            f"{'season' if best.is_season else 'flower'} {best.code} "
+                            f"({likely[best] / tile.confidence:.0%} as likely): which is it?", choices)
 
 
 def ask_about_flowers(detections: Detections, reading: Any) -> Any:

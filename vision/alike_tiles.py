@@ -70,18 +70,19 @@ def ask_about_alike_tiles(detections: Detections, reading: Any,
     dropped)`` reads a layout again, as for ``vision.repair.repair``."""
     from vision.grouping import Choice, Question
     from vision.repair import _fixed, is_winning_shape
+    from vision.row_order import TILE_READING
 
     if reading.hand is None or reading.questions or not is_winning_shape(reading.hand):
         return reading
     tiles = detections.tiles
     # a tile already read again (vision.repair, vision.row_order) stands for its new reading, not its detection's
     read_again = {correction.detection for correction in reading.corrections}
-    alike: dict[str, list[int]] = defaultdict(list)
+    standing: dict[str, list[int]] = defaultdict(list)  # each face the standing tiles are read as: their detections
     for evidence in reading.tiles:
         if evidence.group in STANDING_GROUPS and not evidence.face_down:
-            alike[evidence.code].append(evidence.detection)
+            standing[evidence.code].append(evidence.detection)
     found: dict[Any, AlikeReading] = {}  # each other hand, and the likeliest reading that gives it
-    for code, copies in alike.items():
+    for code, copies in standing.items():
         if len(copies) < 2 or any(i in read_again or tiles[i].code_str != code or tiles[i].confidence <= 0
                                   for i in copies):
             continue
@@ -103,12 +104,12 @@ def ask_about_alike_tiles(detections: Detections, reading: Any,
         return reading
     ranked = sorted(found.items(), key=lambda item: -item[1].ratio)[:MOST_CHOICES]
     first = ranked[0][1]
-    one_kind = len({(alike.read_as, alike.copies) for _, alike in ranked}) == 1
+    one_kind = len({(other.read_as, other.copies) for _, other in ranked}) == 1
     choices = [Choice(f"as read ({first.tiles(first.read_as)})" if one_kind else "as read", reading.hand)]
-    choices += [Choice(f"{alike.tiles(alike.other)} instead of {alike.tiles(alike.read_as)}", hand)
-                for hand, alike in ranked]
+    choices += [Choice(f"{other.tiles(other.other)} instead of {other.tiles(other.read_as)}", hand)
+                for hand, other in ranked]
     text = (f"The {first.copies} standing tiles read as {first.read_as} could all be {first.other}: both readings "
             "make a winning hand. Which is right?" if len(ranked) == 1 else
             "Standing tiles read alike could all be another tile, and more than one reading makes a winning hand. "
             "Which is right?")
-    return replace(reading, questions=reading.questions + (Question("tile-reading", text, tuple(choices)),))
+    return replace(reading, questions=reading.questions + (Question(TILE_READING, text, tuple(choices)),))

@@ -1760,27 +1760,22 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         others_count = Counter(concealed_tiles + ([win_tile] if win_tile else []))
         for m in known_melds:
             others_count.update(m.tiles)
-        unknown = sum(m is None for m, _, _ in melds)
+        pending = FaceDownKongs(tuple(concealed_tiles) + ((win_tile,) if win_tile else ()),
+                                tuple(m for m, _, _ in melds), win_tile, tuple(flower_tiles))
+        free = [tile for tile in PLAYING_TILES if not others_count[tile]]
+        unknown = sum(m is None for m in pending.melds)
         if unknown == 1:  # each choice carries its whole hand
-            choices = []
-            for tile in PLAYING_TILES:
-                if others_count[tile]:
-                    continue
-                all_melds = [m if m is not None else Meld.kong(tile, concealed=True) for m, _, _ in melds]
-                hand = _attempt(lambda ms=all_melds: make(ms, win_tile, [win_tile] if win_tile else []))
-                choices.append(Choice(tile.code, hand))
+            choices = tuple(Choice(tile.code, _attempt(lambda t=tile: pending.with_kongs([t]))) for tile in free)
             b.questions.append(Question(KONG_FACE_DOWN, "All four tiles of a concealed kong lie face down: "
-                                        "which tile is it?", tuple(choices)))
+                                        "which tile is it?", choices))
         else:  # one question a kong; the hand is built once all are answered (Reading.answer)
-            choices = tuple(Choice(tile.code) for tile in PLAYING_TILES if not others_count[tile])
             ordinals = ("first", "second", "third", "fourth")  # a hand holds four sets; a photo may show more
             for n, qid in enumerate(face_down_kong_ids(unknown)):
                 ordinal = ordinals[n] if n < len(ordinals) else f"{n + 1}th"
                 b.questions.append(Question(
                     qid, f"{unknown} concealed kongs lie with all four tiles face down. The {ordinal} of them (in "
-                         "reading order): which tile is it?", choices))
-            face_down_kongs = FaceDownKongs(tuple(concealed_tiles) + ((win_tile,) if win_tile else ()),
-                                            tuple(m for m, _, _ in melds), win_tile, tuple(flower_tiles))
+                         "reading order): which tile is it?", tuple(Choice(tile.code) for tile in free)))
+            face_down_kongs = pending
     final_melds = known_melds if kong_question is None else None
 
     hand: Hand | None = None

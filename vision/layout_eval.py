@@ -12,12 +12,17 @@ Every photo gets one outcome (``outcome``):
   exactly (the layout guide says the page must ask; no reader can do better);
 - ``asked``: missed, but with a question open (the page asks; the player fixes it);
 - ``wrong``: a hand other than the true one, with no question open (a silent error: the one the issue forbids).
+
+An ``asked`` photo is also ``answerable`` when some answers to its questions give the true hand (``answerable``):
+the player taps the answers and is done. Otherwise the questions do not offer the truth, and the player must
+correct the hand by hand (the page's manual entry).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,9 +51,13 @@ def complete(sidecar: Mapping[str, Any]) -> bool:
     return all(t.get("labelled", True) for t in sidecar["tiles"] if t["group"]["kind"] != "other")
 
 
-def _norm(hand: Hand) -> dict[str, Any]:
+def _norm(hand: Hand, chow_claims: bool = True) -> dict[str, Any]:
     data = hand_to_dict(hand)
     data.pop("context", None)
+    if not chow_claims:
+        for meld in data["melds"]:
+            if meld["kind"] == "chow":
+                meld.pop("claimed_tile", None)
     data["melds"] = sorted(data["melds"], key=lambda m: json.dumps(m, sort_keys=True))
     return data
 
@@ -109,6 +118,35 @@ kongs, ``kong-face-down`` and ``kong-face-down-2``: the ids start so)."""
 OUTCOMES = ("exact", "mandated", "asked", "wrong")
 
 
+MOST_ANSWER_SETS = 4096
+"""``answerable`` tries at most this many sets of answers (the product of the questions' choices); a reading with
+more is counted as not answerable (none seen: the most a held-out reading asks is a few dozen)."""
+
+
+def answerable(reading: Any, truth: Hand) -> bool:
+    """Whether some answers to the reading's open questions give the true hand.
+
+    A chow's claimed tile is not compared where a ``claim-`` question was asked: the answer says whose discard
+    it was, not which of the three tiles (``vision.grouping._with_claim`` takes the middle one), as ``errors``
+    compares an asked claim by the true one."""
+    if not reading.questions:
+        return False
+    labels = [[choice.label for choice in q.choices] for q in reading.questions]
+    if any(not choices for choices in labels) or math.prod(len(c) for c in labels) > MOST_ANSWER_SETS:
+        return False
+    claim_asked = any(q.id.startswith("claim-") for q in reading.questions)
+    want = _norm(truth, chow_claims=not claim_asked)
+    ids = [q.id for q in reading.questions]
+    for answer_set in itertools.product(*labels):
+        try:
+            hand, still_open = reading.answer(dict(zip(ids, answer_set)))
+        except ValueError:  # answers that make no hand together (five kongs, a fifth copy of a tile)
+            continue
+        if hand is not None and not still_open and _norm(hand, chow_claims=not claim_asked) == want:
+            return True
+    return False
+
+
 def outcome(reading: Any, truth: Hand, found: list[str] | None = None) -> str:
     """``exact``, ``mandated``, ``asked`` or ``wrong`` (see the module's doc)."""
     found = errors(reading, truth) if found is None else found
@@ -135,6 +173,7 @@ class GroupingReport:
     complete_exact: int = 0
     outcomes: Counter = field(default_factory=Counter)
     complete_outcomes: Counter = field(default_factory=Counter)
+    answerable: int = 0  # asked photos whose questions offer the true hand (``answerable``)
     errors: Counter = field(default_factory=Counter)
     complete_errors: Counter = field(default_factory=Counter)
     failures: list[dict[str, Any]] = field(default_factory=list)
@@ -145,6 +184,8 @@ class GroupingReport:
         whole = complete(sidecar)
         result = outcome(reading, truth, found)
         self.outcomes[result] += 1
+        fixable = result == "asked" and answerable(reading, truth)
+        self.answerable += fixable
         self.complete_outcomes[result] += whole
         self.photos += 1
         self.complete_photos += whole
@@ -157,6 +198,7 @@ class GroupingReport:
                 self.complete_errors[e] += 1
         if found:
             self.failures.append({"photo": name, "complete": whole, "outcome": result, "errors": found,
+                                  **({"answerable": fixable} if result == "asked" else {}),
                                   "scene": {k: sidecar.get("scene", {}).get(k) for k in ("melds", "meld_styles")},
                                   "roll_deg": sidecar.get("scene", {}).get("camera", {}).get("roll_deg")})
 
@@ -167,6 +209,9 @@ class GroupingReport:
                 "outcomes": {k: self.outcomes[k] for k in OUTCOMES},
                 "complete_outcomes": {k: self.complete_outcomes[k] for k in OUTCOMES},
                 "exact_or_mandated_share": _share(self.exact + self.outcomes["mandated"], self.photos),
+                "asked_answerable": self.answerable,
+                "exact_mandated_or_answerable_share": _share(self.exact + self.outcomes["mandated"] + self.answerable,
+                                                             self.photos),
                 "errors": dict(self.errors.most_common()), "complete_errors": dict(self.complete_errors.most_common()),
                 "failures": self.failures}
 
@@ -180,6 +225,9 @@ class GroupingReport:
                      f"{100 * _share(o['exact'] + o['mandated'], n):.1f} %)")
         lines.append(f"  missed: {o['asked'] + o['wrong']}: {o['asked']} with a question, "
                      f"{o['wrong']} wrong without a question")
+        lines.append(f"  asked, and the questions offer the true hand: {self.answerable} of {o['asked']} (exact, "
+                     f"mandated or one set of answers away: {o['exact'] + o['mandated'] + self.answerable}/{n}, "
+                     f"{100 * _share(o['exact'] + o['mandated'] + self.answerable, n):.1f} %)")
         for name, count in self.errors.most_common():
             lines.append(f"  {name}: {count} (on complete photos: {self.complete_errors[name]})")
         return "\n".join(lines)

@@ -924,6 +924,32 @@ def test_outcomes_tell_mandated_questions_from_misses():
     assert outcome(plain, parse_hand("123m 456p 789s 9p [55'5s] +9p")) == "wrong"  # claimed from across
 
 
+def test_answerable_when_some_answers_give_the_true_hand():
+    """An asked reading is answerable when the page's choices lead to the true hand: the player taps and is done.
+    A question without choices ("hand": the tiles make none) or choices that all lead elsewhere are not."""
+    from vision.layout_eval import answerable
+
+    no_winner = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p 9p"), (MELD_Y, "4s' 3s 5s")])
+    assert answerable(no_winner, parse_hand("123m 456p 789s 9p [4'35s] +9p"))
+    assert answerable(no_winner, parse_hand("123m 456p 79s 99p [4'35s] +8s"))
+    # a tile the photo misread: no answer to "which was the winning tile" gives it back
+    assert not answerable(no_winner, parse_hand("123m 456p 789s 1p [4'35s] +1p"))
+    # a flower the hand has: no question offers it
+    assert not answerable(no_winner, parse_hand("123m 456p 789s 9p [4'35s] 2f +9p"))
+    # a chow shown without a sideways tile is asked whether it was declared; the answer names no claimed tile, and
+    # the comparison leaves the chow's claimed tile out (as ``errors`` does for a claim asked)
+    plain_chow = read([(0, ROW + " | 9p"), (MELD_Y, "3s 4s 5s")])
+    assert [q.id for q in plain_chow.questions] == ["claim-3s"]
+    assert answerable(plain_chow, parse_hand("123m 456p 789s 9p [3'45s] +9p"))
+    assert answerable(plain_chow, parse_hand("123m 456p 789s 9p 345s +9p"))  # not declared: concealed
+    assert not answerable(plain_chow, parse_hand("123m 456p 789s 9p [3'45s] +1m"))
+    no_hand = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 9p | 9p"), (MELD_Y, "4s' 3s 5s")])  # 15 tiles
+    assert any(q.id == "hand" and not q.choices for q in no_hand.questions)
+    assert not answerable(no_hand, parse_hand("123m 456p 789s 9p [4'35s] +9p"))
+    exact = read([(0, ROW + " | 9p"), (MELD_Y, "5s' 5s 5s")])
+    assert not exact.questions and not answerable(exact, parse_hand("123m 456p 789s 9p [5'55s] +9p"))
+
+
 def test_eval_grouping_reports_outcomes(rendered):
     report = evaluate_folder(rendered, group)
     data = report.to_dict()
@@ -931,6 +957,9 @@ def test_eval_grouping_reports_outcomes(rendered):
     assert data["outcomes"]["exact"] == report.exact
     text = report.summary("true boxes")
     assert "exact but for mandated questions" in text and "wrong without a question" in text
+    assert 0 <= data["asked_answerable"] <= data["outcomes"]["asked"]
+    assert f"the questions offer the true hand: {data['asked_answerable']} of {data['outcomes']['asked']}" in text
+    assert all(("answerable" in f) == (f["outcome"] == "asked") for f in data["failures"])
 
 
 # --------------------------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ boxes (the renderer's sidecars). See docs/grouping.md for the rules. In short:
     and makes a winning hand is taken the same way (``vision.row_order``).
 11. When a clean winning hand's alike standing tiles (a pair, a pung) could all be another face that makes a
     winning hand too, a question asks which (``vision.alike_tiles``).
+12. When the tiles are one short of a hand (the winning tile apart, the melds whole), the question ``hand`` offers
+    the tiles one more of which in the standing row makes a winning hand (``vision.missed_tile``).
 
 >>> from vision.detections import Detection, Detections
 >>> from scorer.tiles import Tile
@@ -499,6 +501,7 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
     (for a caller that only takes a reading no tile of which was read again: ``vision.photo_reading``, which
     groups a photo's detections once for each box it tries, and each repair groups them dozens of times)."""
     from vision.alike_tiles import ask_about_alike_tiles
+    from vision.missed_tile import offer_missed_tiles
     from vision.repair import ask_about_flowers, is_winning_shape, lacks_a_tile, repair
     from vision.row_order import settle_by_order
 
@@ -535,7 +538,8 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
             own = frozenset({index})
     if reread:  # a clean hand whose alike standing tiles could all be another face is asked about (stop 52)
         reading = ask_about_alike_tiles(detections, reading, reader(own))
-    return ask_about_flowers(detections, reading)
+    # tiles one short of a hand: the question "hand" offers the tiles the photo may have missed (stop 53)
+    return offer_missed_tiles(ask_about_flowers(detections, reading))
 
 
 def _group(detections: Detections, unstack: frozenset[int], dropped: frozenset[int] = frozenset(),

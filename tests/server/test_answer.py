@@ -182,3 +182,16 @@ def test_two_kongs_all_face_down_are_answered_one_by_one(answer_client):
     assert _text(both["hand"]) == norm("123m 456p 9p (6666z) (7777z) +9p") and both["questions"] == []
     same = _post(answer_client, detection, {"kong-face-down": "6z", "kong-face-down-2": "6z"})
     assert same.status_code == 400 and same.get_json()["error"]["code"] == "bad_answer"
+
+
+def test_a_tile_the_photo_missed_is_answered_from_the_hands_choices(answer_client):
+    """A row one tile short: the question "hand" offers the tiles that complete it (vision.missed_tile), and the
+    page's answer gives the hand; a label it does not offer is a 400 that names the choices."""
+    detections = scene([(0, "1m 2m 4p 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "4s' 3s 5s")])
+    detection = detections.to_dict()
+    reply = _post(answer_client, detection, {"hand": "3m"})
+    assert reply.status_code == 200, reply.get_data(as_text=True)
+    assert _text(reply.get_json()["hand"]) == norm("123m 456p 789s 9p [4'35s] +9p")
+    wrong = _post(answer_client, detection, {"hand": "5z"})
+    assert wrong.status_code == 400 and wrong.get_json()["error"]["code"] == "bad_answer"
+    assert "3m" in wrong.get_json()["error"]["message"]

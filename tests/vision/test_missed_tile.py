@@ -1,0 +1,75 @@
+"""vision.missed_tile: a hand one tile short offers the tiles that complete it, as choices of its question "hand"
+(stop 53); it never takes one itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.notation import format_hand
+from tests.vision.test_grouping import MELD_Y, norm, read
+from vision.missed_tile import missed_tiles
+
+ROTATIONS = [0, 37, 90, 180]
+
+
+def _labels(reading) -> list[str]:
+    return [choice.label for choice in reading.question("hand").choices]
+
+
+@pytest.mark.parametrize("angle", ROTATIONS)
+def test_a_row_one_tile_short_offers_its_waits(angle):
+    # 1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 5z 5z, the winning 1z apart: the hidden tile was a 1z (a pair) or a 5z (a pung
+    # of 5z, the 1z pair); nothing else makes a winning hand
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 5z 5z | 1z")], angle=angle)
+    assert reading.hand is None
+    assert _labels(reading) == ["1z", "5z"]
+    assert "one short of a hand" in reading.question("hand").text and "1z or 5z" in reading.question("hand").text
+    hand, still_open = reading.answer({"hand": "5z"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 1z 555z +1z")
+    hand, _ = reading.answer({"hand": "1z"})
+    assert format_hand(hand).split(" |")[0] == norm("123m 456p 789s 1z 1z 55z +1z")
+
+
+def test_with_melds_and_flowers_the_choices_keep_them():
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 9p | 9p"), (MELD_Y, "4s' 3s 5s"), (2 * MELD_Y, "2f")])
+    # 7 standing + 3 = 10: not one short
+    assert reading.question("hand") is not None and not reading.question("hand").choices
+    reading = read([(0, "1m 2m 4p 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "4s' 3s 5s"), (2 * MELD_Y, "2f")])
+    assert _labels(reading) == ["3m"]
+    hand, _ = reading.answer({"hand": "3m"})
+    assert format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p [4'35s] 2f +9p")
+
+
+def test_a_claim_asked_beside_it_adds_up():
+    reading = read([(0, "1m 2m 4p 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "5s 5s 5s")])
+    assert {q.id for q in reading.questions} == {"hand", "claim-5s"}
+    hand, still_open = reading.answer({"hand": "3m", "claim-5s": "across"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 9p [55'5s] +9p")
+
+
+def test_no_choices_where_no_one_tile_completes_it():
+    # two tiles short, or one short with no wait (1m 4m ... : no single tile makes sets and a pair)
+    assert not read([(0, "4p 5p 6p 7s 8s 9s 5z 5z | 1z"), (MELD_Y, "3s' 4s 5s")]).question("hand").choices
+    assert not read([(0, "1m 1m 4m 7m 4p 7p 7s 1z 2z 3z 5z 6z | 9s")]).question("hand").choices
+    # 15 tiles: one too many, not one short
+    fifteen = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z | 1z")])
+    assert fifteen.question("hand") is not None and not fifteen.question("hand").choices
+
+
+@pytest.mark.parametrize("angle", [0, 90])
+def test_no_winning_tile_apart_and_one_short_offers_the_waits_as_the_winning_tile(angle):
+    """No tile apart and 13 tiles: the row's own tiles as the winning tile make no hand, so question "winning-tile"
+    offers the tiles the photo may not show (laid apart as the winning tile) instead."""
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 5z 5z 5z")], angle=angle)
+    question = reading.question("winning-tile")
+    assert reading.question("hand") is None and [c.label for c in question.choices] == ["1z"]
+    assert "one short of a hand" in question.text
+    hand, still_open = reading.answer({"winning-tile": "1z"})
+    assert still_open == () and format_hand(hand).split(" |")[0] == norm("123m 456p 789s 1z 555z +1z")
+
+
+def test_a_whole_row_without_a_winning_tile_apart_keeps_its_choices():
+    reading = read([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z")])
+    labels = [c.label for c in reading.question("winning-tile").choices]
+    assert labels[:3] == ["1m", "2m", "3m"] and all(c.hand is not None for c in reading.question("winning-tile").choices)
+    assert missed_tiles(reading) == ()

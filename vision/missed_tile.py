@@ -1,0 +1,123 @@
+"""A hand one tile short: which tiles the photo may have missed.
+
+A finger over a tile, glare, a tile cut by the photo's edge or one the detector did not find at all (no box even
+under its threshold, ``vision.photo_reading``): the standing row is then one tile short, the tiles make no hand,
+and the grouping's question ``hand`` has no choices, so the player had to correct the hand by hand. Yet a hand one
+tile short of a winning one can only be completed by a few tiles: its waits. ``offer_missed_tiles`` gives the
+question ``hand`` one choice for each, carrying the whole hand with that tile among the standing ones; the player
+taps the one the photo hid, or corrects the hand as before when none is right.
+
+Where no tile lies apart either, the missed tile is likeliest the winning tile itself (the guide lays it apart, and
+the photo shows every other tile): the question ``winning-tile``, whose choices (the row's own tiles) then make no
+hand, offers the waits as the winning tile instead.
+
+It asks; it never takes a tile the photo does not show. Only the standing tiles are completed: the melds must be
+whole (a meld a tile short lies as a pair, and the grouping asks about that).
+Measured at stop 53 on the eight held-out seeds (stop 51's cached detector answers, ``docs/grouping.md``).
+
+>>> from scorer.notation import group_tiles
+>>> from vision.grouping import Question, Reading, TileEvidence
+>>> row = group_tiles("123m456p789s1z5z5z")                # the row less a hidden 1z; the winning 1z lies apart
+>>> tiles = tuple(TileEvidence(n, t.code, "concealed", n, 0.9) for n, t in enumerate(row)) + (
+...     TileEvidence(len(row), "1z", "winning", 0, 0.9),)
+>>> reading = Reading(None, (Question("hand", "The tiles read do not make a hand."),), tiles)
+>>> [c.label for c in offer_missed_tiles(reading).question("hand").choices]
+['1z', '5z']
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from scorer.errors import HandError
+from scorer.hand import Hand
+from scorer.melds import Meld
+from scorer.tiles import PLAYING_TILES, Tile
+from vision.repair import is_winning_shape
+
+HAND_QUESTION = "hand"
+"""The grouping's question when the tiles make no hand (``vision.grouping``)."""
+WINNING_QUESTION = "winning-tile"
+"""The grouping's question when no tile lies apart as the winning tile."""
+ONE_SHORT = 13
+"""The tiles of a hand one short of a winning one (each kong counted as three)."""
+
+
+def _parts(reading: Any) -> tuple[list[Tile], list[Meld], Tile | None, list[Tile]] | None:
+    """The standing tiles (the winning tile among them), the melds, the winning tile (None when none lies apart) and
+    the flowers the reading's evidence holds; None where the evidence is not whole (a face-down kong's tile not
+    known, a tile in no meld of the hand)."""
+    standing: list[Tile] = []
+    flowers: list[Tile] = []
+    winning: Tile | None = None
+    for tile in reading.tiles:
+        if tile.group in ("concealed", "winning"):
+            if tile.code == "back":
+                return None
+            standing.append(Tile.parse(tile.code))
+            if tile.group == "winning":
+                winning = Tile.parse(tile.code)
+        elif tile.group == "flower":
+            flowers.append(Tile.parse(tile.code))
+        elif not tile.group.startswith("meld:") or tile.group == "meld:?" or tile.code == "back":
+            return None  # a tile in no meld of the hand, or a face-down kong's unknown tile
+    melds = {tile.group for tile in reading.tiles if tile.group.startswith("meld:")}
+    if len(melds) != len(reading.melds):
+        return None
+    return standing, [m.meld for m in reading.melds], winning, flowers
+
+
+def missed_tiles(reading: Any) -> tuple[tuple[Tile, Hand], ...]:
+    """Each tile one more of which makes a winning hand, with that hand (tile order); () where the reading is not one
+    tile short (see the module's doc). With a winning tile apart the missed tile joins the standing row; with none,
+    it is taken for the winning tile (laid apart, and the one tile the photo does not show)."""
+    if reading.hand is not None or reading.face_down_kongs is not None:
+        return ()
+    parts = _parts(reading)
+    if parts is None:
+        return ()
+    standing, melds, winning, flowers = parts
+    if len(standing) + 3 * len(melds) != ONE_SHORT:
+        return ()
+    found = []
+    for tile in PLAYING_TILES:
+        try:
+            hand = Hand(tuple(standing) + (tile,), tuple(melds), winning or tile, tuple(flowers))
+        except HandError:  # a fifth copy of the tile
+            continue
+        if is_winning_shape(hand):
+            found.append((tile, hand))
+    return tuple(found)
+
+
+def _named(tiles: list[str]) -> str:
+    return tiles[0] if len(tiles) == 1 else ", ".join(tiles[:-1]) + " or " + tiles[-1]
+
+
+def offer_missed_tiles(reading: Any) -> Any:
+    """``reading`` with the tiles the photo may have missed (``missed_tiles``) offered where the tiles are one short:
+    as the choices of question ``hand`` when it has none, or of question ``winning-tile`` when none of its choices
+    (the row's own tiles) makes a hand. Else ``reading`` as it is."""
+    from vision.grouping import Choice, Question
+
+    asked = reading.question(HAND_QUESTION)
+    if asked is not None and asked.choices:
+        return reading
+    if asked is None:
+        asked = reading.question(WINNING_QUESTION)
+        if asked is None or any(choice.hand is not None for choice in asked.choices):
+            return reading
+    missed = missed_tiles(reading)
+    if not missed:
+        return reading
+    named = _named([tile.code for tile, _ in missed])
+    if asked.id == HAND_QUESTION:
+        text = (f"The tiles read are one short of a hand (13 found). One more {named} in the standing row makes a "
+                "winning hand: was it hidden or out of the photo? If not, please correct the hand.")
+    else:
+        text = (f"No tile lies apart at the right end of the standing row, and the tiles read are one short of a hand "
+                f"(13 found): the winning tile may be one the photo does not show. Was it {named}? If not, please "
+                "correct the hand.")
+    offered = Question(asked.id, text, tuple(Choice(tile.code, hand) for tile, hand in missed))
+    return replace(reading, questions=tuple(offered if q is asked else q for q in reading.questions))

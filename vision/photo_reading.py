@@ -20,8 +20,9 @@ Since stop 53, where no one box makes any such hand, two boxes together are trie
 as its first reading only: a hand two or three tiles short (a pair's copies in a steep view, a kong's face-down ends).
 And a completed reading may still ask about its flowers or its direction (``SIDE_QUESTIONS``), which leave its tiles
 as they are. On the eight held-out seeds (stop 51's cached detector answers) that read 1,322 hands of 1,600 exactly
-against 1,318, 38 wrong as before, and 2 more asked hands offer the true hand; seed 11 is unchanged. It costs 26 ->
-44 ms a photo that lacks a tile (seed 10's 29 such photos, the grouping alone).
+against 1,318, 38 wrong as before, and 2 more asked hands offer the true hand; seed 11 is unchanged. It costs a photo that
+lacks a tile 19 -> 31 ms on average and 146 -> 286 ms at most (seed 10's 29 such photos; seed 22's 26: 13 -> 18, at
+most 61 -> 100 ms), the grouping alone.
 
 A flower or season the detector named under its threshold is lost silently: a finished hand needs no flower to be
 a winning one. So since stop 36 the boxes under the threshold are asked for on every photo that makes a hand, and

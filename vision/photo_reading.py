@@ -103,12 +103,12 @@ def complete_with(detections: Detections, reading: Reading, candidates: Sequence
                   ) -> tuple[Detections, Reading] | None:
     """The detections with ``candidates`` (boxes under the threshold) added as tiles, and their reading, when
     exactly one hand comes of it (see the module's doc); else None. One box is tried first, as each of its readings;
-    where no one box makes any clean hand, two together (``MOST_BOXES``), each as its likeliest readings. The added
-    tiles are the last detections."""
+    where no one box makes any clean hand, two together, then three (``MOST_BOXES``), each as its first reading
+    (``TOGETHER_READINGS``). The added tiles are the last detections."""
     if not candidates or not lacks_a_tile(reading):
         return None
     for count in range(1, MOST_BOXES + 1):
-        found: dict[Any, tuple[float, Detections, Reading]] = {}
+        found: dict[Any, tuple[float, Detections]] = {}  # each clean hand: its likeliest boxes' detections
         for boxes in itertools.combinations(candidates, count):
             options = [_box_readings(box, None if count == 1 else TOGETHER_READINGS) for box in boxes]
             for tiles in itertools.product(*options):
@@ -117,14 +117,14 @@ def complete_with(detections: Detections, reading: Reading, candidates: Sequence
                 again = group(completed, reread=False)
                 likelihood = math.prod(tile.confidence for tile in tiles)
                 if _clean(again) and (again.hand not in found or found[again.hand][0] < likelihood):
-                    found[again.hand] = (likelihood, completed, again)
+                    found[again.hand] = (likelihood, completed)
         if len(found) > 1:
             return None  # several hands: the photo does not say which
         if found:
             break
-    if len(found) != 1:
+    if not found:
         return None
-    ((_, completed, _),) = found.values()
+    ((_, completed),) = found.values()
     # read as the page's answers will group it again (``server.scanning.answer_detection``): with the check of alike
     # tiles, which a reading with no tile read again skips
     again = group(completed)

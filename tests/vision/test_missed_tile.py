@@ -73,3 +73,31 @@ def test_a_whole_row_without_a_winning_tile_apart_keeps_its_choices():
     labels = [c.label for c in reading.question("winning-tile").choices]
     assert labels[:3] == ["1m", "2m", "3m"] and all(c.hand is not None for c in reading.question("winning-tile").choices)
     assert missed_tiles(reading) == ()
+
+
+def _detector_cases(kind: str) -> list[dict]:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "grouping" / "detector-missed-cases.json"
+    return json.loads(path.read_text())[kind]
+
+
+def test_the_detectors_hands_a_tile_short_offer_the_true_hand(monkeypatch):
+    """Six held-out photos the shipped detector read a tile short (a finger over a 7m, a tile with no box at all): the
+    question had no choices, or only the row's tiles, none of which made a hand. Now the true hand is one tap away."""
+    import vision.missed_tile
+    from scorer.notation import parse_hand
+    from vision.detections import Detections
+    from vision.grouping import group
+    from vision.layout_eval import answerable
+
+    cases = _detector_cases("missed")
+    for case in cases:
+        reading = group(Detections.from_dict(case["detections"]))
+        assert reading.hand is None, case["photo"]
+        assert answerable(reading, parse_hand(case["hand"])), case["photo"]
+    monkeypatch.setattr(vision.missed_tile, "offer_missed_tiles", lambda reading: reading)  # the rule off
+    for case in cases:
+        reading = group(Detections.from_dict(case["detections"]))
+        assert not answerable(reading, parse_hand(case["hand"])), case["photo"]

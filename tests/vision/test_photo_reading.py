@@ -274,3 +274,27 @@ def test_no_flower_is_added_to_a_photo_that_makes_no_hand():
     reading = group(short)
     assert reading.hand is None
     assert with_unsure_flowers(short, reading, (replace(faint, confidence=0.3),)) is None
+
+
+def test_the_detectors_boxes_under_the_threshold_complete_hands_two_or_three_short(monkeypatch):
+    """Four held-out photos whose missing tiles the detector boxed under its threshold, two or three of them (a pair's
+    copies, a row's end): taken together they give the true hand, where one box at a time gave none."""
+    import json
+    from pathlib import Path
+
+    from scorer.notation import parse_hand
+    from vision import photo_reading
+
+    path = Path(__file__).resolve().parents[1] / "data" / "grouping" / "detector-missed-cases.json"
+    cases = json.loads(path.read_text())["together"]
+    for case in cases:
+        detections = Detections.from_dict(case["detections"])
+        unsure = Detections.from_dict({"image": case["detections"]["image"], "tiles": case["unsure"]}).tiles
+        reading = group(detections)
+        _, completed = complete_with(detections, reading, unsure)
+        assert completed.hand == parse_hand(case["hand"]) and completed.questions == (), case["photo"]
+    monkeypatch.setattr(photo_reading, "MOST_BOXES", 1)
+    for case in cases:
+        detections = Detections.from_dict(case["detections"])
+        unsure = Detections.from_dict({"image": case["detections"]["image"], "tiles": case["unsure"]}).tiles
+        assert complete_with(detections, group(detections), unsure) is None, case["photo"]

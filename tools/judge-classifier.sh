@@ -71,7 +71,9 @@ def figures(folder):
         report = Path(folder, f"group-{seed}.json")
         if report.exists():
             found = json.loads(report.read_text())["detector"]
-            hands[seed] = (found["exact"], found["outcomes"].get("wrong", 0), found["photos"])
+            # asked hands whose questions offer the true hand: counted since stop 53 (None in older reports)
+            hands[seed] = (found["exact"], found["outcomes"].get("wrong", 0), found["photos"],
+                           found.get("asked_answerable"))
     real = Path(folder, "realval.json")
     return hands, json.loads(real.read_text()) if real.exists() else None
 
@@ -84,6 +86,8 @@ for name, folder in rows:
     print("  held-out hands exact (wrong without a question), by seed: "
           + ", ".join(f"{seed} {h[0]} ({h[1]})" for seed, h in hands.items()))
     print(f"  all: {exact} of {photos} exact, {wrong} wrong without a question")
+    if hands and all(h[3] is not None for h in hands.values()):
+        print(f"  asked, and the questions offer the true hand: {sum(h[3] for h in hands.values())}")
     if real:
         print(f"  real val: mAP50 {real['mAP50']:.4f}, mAP50-95 {real['mAP50-95']:.4f}, photos exact "
               f"{100 * real['exact_photos']:.1f} %, missed {real['missed']}, extra {real['extra']}")

@@ -63,6 +63,7 @@ def test_a_round_is_judged_on_hands_and_real_photos(tmp_path):
     real = json.loads((out / "realval.json").read_text())
     assert real["images"] == 2 and 0.5 < real["mAP50"] <= 1
     assert f"all: {hands['exact']} of 2 exact, {hands['outcomes']['wrong']} wrong without a question" in run.stdout
+    assert f"the questions offer the true hand: {hands['asked_answerable']}" in run.stdout
     assert f"mAP50 {real['mAP50']:.4f}" in run.stdout
 
     again = judge(str(CLASSIFIER), str(out), "5", LIMIT="2", REAL=str(REAL), SETS=str(sets), BASELINE=str(out))

@@ -497,9 +497,10 @@ class _Builder:
 def group(detections: Detections, *, reread: bool = True) -> Reading:
     """Read a hand from typed detections (see the module's doc). When the tiles as read make no winning hand,
     the detections' alternative readings are tried (``vision.repair``); when the standing row is sorted but for
-    unsure tiles, the re-reading that sorts it (``vision.row_order``). ``reread`` False skips ``vision.repair``
-    (for a caller that only takes a reading no tile of which was read again: ``vision.photo_reading``, which
-    groups a photo's detections once for each box it tries, and each repair groups them dozens of times)."""
+    unsure tiles, the re-reading that sorts it (``vision.row_order``). ``reread`` False skips ``vision.repair``,
+    the check of alike tiles and the offer of missed tiles (for a caller that only takes a reading no tile of which
+    was read again: ``vision.photo_reading``, which groups a photo's detections once for each box it tries, and each
+    repair groups them dozens of times)."""
     from vision.alike_tiles import ask_about_alike_tiles
     from vision.missed_tile import offer_missed_tiles
     from vision.repair import ask_about_flowers, is_winning_shape, lacks_a_tile, repair
@@ -538,8 +539,10 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
             own = frozenset({index})
     if reread:  # a clean hand whose alike standing tiles could all be another face is asked about (stop 52)
         reading = ask_about_alike_tiles(detections, reading, reader(own))
-    # tiles one short of a hand: the question "hand" offers the tiles the photo may have missed (stop 53)
-    return offer_missed_tiles(ask_about_flowers(detections, reading))
+    reading = ask_about_flowers(detections, reading)
+    # tiles one short of a hand: the question "hand" offers the tiles the photo may have missed (stop 53); a caller
+    # that takes only a clean reading (``vision.photo_reading``, dozens of times a photo) has no use for it
+    return offer_missed_tiles(reading) if reread else reading
 
 
 def _group(detections: Detections, unstack: frozenset[int], dropped: frozenset[int] = frozenset(),

@@ -104,6 +104,7 @@ BESIDE_ALONG = 0.6
 # against 1,318, one silent error fewer, nothing else changed; from the true boxes the same)
 BESIDE_ACROSS = (0.35, 1.45)
 APART = "it lies apart from the concealed row and the melds"
+NOT_A_MELD = "it lies in a group that does not form a meld"
 """Why a tile in no group is ignored (``Ignored.reason``); vision.repair asks whether such a tile is a flower."""
 NOT_DECLARED = "no, the tiles are concealed (not a declared meld)"
 """The choice of a question ``claim-T`` (a chow or pung shown without a sideways tile) that takes the group's tiles
@@ -502,7 +503,7 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
     was read again: ``vision.photo_reading``, which groups a photo's detections once for each box it tries, and each
     repair groups them dozens of times)."""
     from vision.alike_tiles import ask_about_alike_tiles
-    from vision.missed_tile import offer_missed_tiles
+    from vision.missed_tile import offer_hidden_kong, offer_missed_tiles
     from vision.repair import ask_about_flowers, is_winning_shape, lacks_a_tile, repair
     from vision.row_order import settle_by_order
 
@@ -542,7 +543,7 @@ def group(detections: Detections, *, reread: bool = True) -> Reading:
     reading = ask_about_flowers(detections, reading)
     # tiles one short of a hand: the question "hand" offers the tiles the photo may have missed (stop 53); a caller
     # that takes only a clean reading (``vision.photo_reading``, dozens of times a photo) has no use for it
-    return offer_missed_tiles(reading) if reread else reading
+    return offer_hidden_kong(offer_missed_tiles(reading)) if reread else reading
 
 
 def _group(detections: Detections, unstack: frozenset[int], dropped: frozenset[int] = frozenset(),
@@ -1587,6 +1588,11 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
         # the standing row: the largest plain group, unless a smaller one (of a row in two) has the winning tile
         tries = [_find_row(places, plain, i) for i, g in enumerate(plain) if i == 0 or len(g) >= 3]
         concealed, candidates, gaps, stray = next((t for t in tries if len(t[1]) == 1), tries[0])
+        paired = _pair_as_row(places, plain, meldlike, (concealed, candidates, gaps, stray))
+        if paired is not None:
+            concealed, candidates, gaps, stray = paired
+            b.notes.append("the standing tiles are a pair lying apart; a group without a sideways tile is taken "
+                           "for a meld, as the tile count says")
         # a second row of standing tiles, beside the first, when the count says so
         # without the detector's flags, a group beside the row that makes a meld by its codes may be a meld
         # whose sideways tile does not show (claimed from across): it stays apart, and its claim is asked (so too
@@ -1873,9 +1879,9 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
 def _ask_not_a_meld(b: _Builder, places: list[_Place], order: list[int]) -> None:
     """A group lying like a meld that forms none: its tiles are ignored, and question ``meld-N`` asks."""
     for k in order:
-        b.ignore(places[k].index, "it lies in a group that does not form a meld")
+        b.ignore(places[k].index, NOT_A_MELD)
         for e in places[k].extra:
-            b.ignore(e, "it lies in a group that does not form a meld")
+            b.ignore(e, NOT_A_MELD)
     b.questions.append(Question(
         f"meld-{len(b.questions) + 1}",
         "These tiles lie together like a meld but do not form one: "
@@ -1925,6 +1931,45 @@ def _find_row(places: list[_Place], plain: list[list[int]], first: int
                 continue
         stray.append(g)
     return row, candidates, gaps, stray
+
+
+HAND_TILES = 14
+"""A winning hand's tiles, each kong counted as three."""
+
+
+def _counted(places: list[_Place], meldlike: list[list[int]],
+             row: tuple[list[int], list[tuple[int, int]], dict[int, float], list[list[int]]]) -> int:
+    """The hand's tiles (each kong as three) when ``row`` (``_find_row``'s answer) is the standing row: the melds
+    shown, the groups apart from the row that make a meld by their tiles (read as melds without their sideways
+    tile), the row and one tile lying apart at an end (more than one at an end is a question, not a count)."""
+    concealed, candidates, _, stray = row
+    apart_melds = sum(1 for g in stray if len(g) in (3, 4) and _meld_kind([places[k].det.code for k in g]))
+    return 3 * (len(meldlike) + apart_melds) + len(concealed) + len(candidates[:1])
+
+
+def _pair_as_row(places: list[_Place], plain: list[list[int]], meldlike: list[list[int]],
+                 chosen: tuple[list[int], list[tuple[int, int]], dict[int, float], list[list[int]]]
+                 ) -> tuple[list[int], list[tuple[int, int]], dict[int, float], list[list[int]]] | None:
+    """The standing row of a hand whose standing tiles are only a pair (four melds shown), when a meld lost its
+    sideways tile (a flag the detector missed, a meld claimed from across): that meld is then the largest plain
+    group and was taken for the row, and the pair, lying apart, was left out. A pair of one face lying apart from
+    a row that makes a meld by its tiles is the row instead, where the tile count says so (14 that way, not the
+    other); the meld keeps a question (its claim, or whether it is a meld at all). None where it does not apply."""
+    row = chosen[0]
+    if not 3 <= len(row) <= 4 or _meld_kind([places[k].det.code for k in row]) is None \
+            or _counted(places, meldlike, chosen) == HAND_TILES:
+        return None
+    fits = {}
+    for i, g in enumerate(plain):
+        if len(g) > 2 or g == row:
+            continue
+        tried = _find_row(places, plain, i)
+        pair = tried[0] + [k for k, _ in tried[1]]
+        if len(pair) == 2 and len(tried[1]) <= 1 and not places[pair[0]].is_back \
+                and places[pair[0]].det.code == places[pair[1]].det.code \
+                and _counted(places, meldlike, tried) == HAND_TILES:
+            fits.setdefault(frozenset(pair), tried)  # the pair's two lone tiles find each other
+    return next(iter(fits.values())) if len(fits) == 1 else None
 
 
 def _beside_row(places: list[_Place], row: list[int], g: list[int]) -> bool:

@@ -15,6 +15,14 @@ It asks; it never takes a tile the photo does not show. Only the standing tiles 
 whole (a meld a tile short lies as a pair, and the grouping asks about that).
 Measured at stop 53 on the eight held-out seeds (stop 51's cached detector answers, ``docs/grouping.md``).
 
+A concealed kong is the other thing a photo shows only in part: it lies with two or four tiles face down, and where
+the detector misses some of its tiles (a face-up middle, a face-down end) what is left (one or two face-down tiles,
+or a face-down tile beside a face-up one) forms no meld, so the grouping leaves it out and asks ``meld-N``, and the
+hand is a set short (11 tiles, each kong as 3). ``offer_hidden_kong`` then offers, on question ``hand``, the
+concealed kongs that make a winning hand: of the face-up tile shown, or, with only face-down tiles, of any tile
+the hand holds no copy of (as the question about a kong laid all face down does); the ``meld-N`` questions about
+those tiles go, since each choice says what they are. Stop 54.
+
 >>> from scorer.notation import group_tiles
 >>> from vision.grouping import Question, Reading, TileEvidence
 >>> row = group_tiles("123m456p789s1z5z5z")                # the row less a hidden 1z; the winning 1z lies apart
@@ -36,12 +44,17 @@ from scorer.melds import Meld
 from scorer.tiles import PLAYING_TILES, Tile
 from vision.repair import is_winning_shape
 
+BACK = "back"
+
 HAND_QUESTION = "hand"
 """The grouping's question when the tiles make no hand (``vision.grouping``)."""
 WINNING_QUESTION = "winning-tile"
 """The grouping's question when no tile lies apart as the winning tile."""
 ONE_SHORT = 13
 """The tiles of a hand one short of a winning one (each kong counted as three)."""
+SET_SHORT = 10
+"""The tiles of a hand a set short of a winning one (each kong counted as three), less its winning tile."""
+KONG_TILES = 4
 
 
 def _parts(reading: Any) -> tuple[list[Tile], list[Meld], Tile | None, list[Tile]] | None:
@@ -121,3 +134,64 @@ def offer_missed_tiles(reading: Any) -> Any:
                 "correct the hand.")
     offered = Question(asked.id, text, tuple(Choice(tile.code, hand) for tile, hand in missed))
     return replace(reading, questions=tuple(offered if q is asked else q for q in reading.questions))
+
+
+def _hidden_kong_parts(reading: Any) -> tuple[list[Tile], list[Meld], Tile, list[Tile], str | None] | None:
+    """The standing tiles, melds, winning tile and flowers of a reading a set short whose tiles left out as forming
+    no meld could be what the photo shows of one concealed kong (face-down tiles, and at most one face beside
+    them), and that face (None where only face-down tiles show); None where that is not so."""
+    from vision.grouping import NOT_A_MELD
+
+    if reading.hand is not None or reading.face_down_kongs is not None or reading.question(HAND_QUESTION) is None:
+        return None
+    if any(q.id != HAND_QUESTION and not q.id.startswith(("meld-", "flower-", "direction")) for q in reading.questions):
+        return None  # another doubt (the winning tile, a claim, a misreading) that a kong would not settle
+    loose = [ignored.code for ignored in reading.ignored if ignored.reason == NOT_A_MELD]
+    faces = set(loose) - {BACK}
+    if not loose or len(loose) > KONG_TILES or BACK not in loose or len(faces) > 1:
+        return None
+    parts = _parts(reading)
+    if parts is None:
+        return None
+    standing, melds, winning, flowers = parts
+    if winning is None or len(standing) - 1 + 3 * len(melds) != SET_SHORT:
+        return None
+    return standing, melds, winning, flowers, next(iter(faces), None)
+
+
+def hidden_kongs(reading: Any) -> tuple[tuple[Tile, Hand], ...]:
+    """Each concealed kong that, added to the reading, makes a winning hand, with that hand; () where the reading
+    is not a set short with a concealed kong's face-down tiles left out (see the module's doc)."""
+    parts = _hidden_kong_parts(reading)
+    if parts is None:
+        return ()
+    standing, melds, winning, flowers, face = parts
+    found = []
+    for tile in (Tile.parse(face),) if face is not None else PLAYING_TILES:
+        try:
+            hand = Hand(tuple(standing), tuple(melds) + (Meld.kong(tile, concealed=True),), winning, tuple(flowers))
+        except HandError:  # a fifth copy of the tile
+            continue
+        if is_winning_shape(hand):
+            found.append((tile, hand))
+    return tuple(found)
+
+
+def offer_hidden_kong(reading: Any) -> Any:
+    """``reading`` with the concealed kongs its left-out face-down tiles may be (``hidden_kongs``) offered as the
+    choices of question ``hand``, in place of the ``meld-N`` questions about those tiles. Else ``reading``."""
+    from vision.grouping import Choice, Question
+
+    kongs = hidden_kongs(reading)
+    if not kongs:
+        return reading
+    asked = reading.question(HAND_QUESTION)
+    if len(kongs) == 1:
+        wanted = (f"Was it a concealed kong of {kongs[0][0].code}, some of its tiles not found in the photo?")
+    else:
+        wanted = "Which tile was the concealed kong? Its face-up tiles were not found in the photo."
+    text = ("Face-down tiles lie apart from the melds, fewer than a concealed kong shows, and the tiles read are a "
+            f"set short of a hand (11 found, each kong as 3). {wanted} If not, please correct the hand.")
+    offered = Question(asked.id, text, tuple(Choice(tile.code, hand) for tile, hand in kongs))
+    return replace(reading, questions=tuple(offered if q is asked else q for q in reading.questions
+                                             if not q.id.startswith("meld-")))

@@ -67,6 +67,12 @@ from vision.grouping import Reading, group
 from vision.repair import MIN_RATIO, is_winning_shape, lacks_a_tile
 
 
+SHORT_QUESTIONS = ("hand", "winning-tile")
+SHORT_QUESTION_STARTS = ("meld-",)
+"""The questions a tile the photo does not show raises (``short_of_tiles``)."""
+CLOSER_NAME = "twice its size, in windows"
+"""How ``read_closer``'s note names the second look (``vision.detector.CLOSER_ZOOM``)."""
+
 SIDE_QUESTIONS = ("flower-", "direction")
 """Questions a completed reading may still ask: about its flowers, or which way it reads (whose discard a meld
 claimed). They leave its standing tiles and melds as they are, so the hand the boxes complete is still the one hand
@@ -214,9 +220,38 @@ def read_photo(detector: Any, photo: Any, detections: Detections | None = None) 
         detections = detector.detect(photo) if detections is None else detections
         reading = group(detections)
         unsure = detector.unsure_boxes(photo, detections)
-    if lacks_a_tile(reading):
-        completed = complete_with(detections, reading, unsure)
-        if completed is not None:
-            detections, reading = completed
+        if lacks_a_tile(reading):
+            completed = complete_with(detections, reading, unsure)
+            if completed is not None:
+                detections, reading = completed
+        closer = read_closer(detector, photo, reading)
+        if closer is not None:
+            return closer
     flowered = with_unsure_flowers(detections, reading, unsure)
     return flowered if flowered is not None else (detections, reading)
+
+
+def short_of_tiles(reading: Reading) -> bool:
+    """Whether the reading asks what a tile the photo does not show would answer: the tiles make no hand
+    (``hand``), a group lying like a meld forms none (``meld-N``), or no winning tile lies apart (``winning-tile``).
+    Not the questions about a reading (a flower, a claim, tiles that look alike), which a second look at the same
+    tiles would only answer by chance."""
+    return any(q.id in SHORT_QUESTIONS or q.id.startswith(SHORT_QUESTION_STARTS) for q in reading.questions)
+
+
+def read_closer(detector: Any, photo: Any, reading: Reading) -> tuple[Detections, Reading] | None:
+    """The photo's detections read again enlarged (``Detector.detect_closer``) and their reading, when the reading
+    is ``short_of_tiles`` and the enlarged photo's is a winning hand with no question; else None (a photo big
+    enough to be read in windows already, a detector that cannot read closer, or no clean hand that way)."""
+    look = getattr(detector, "detect_closer", None)
+    if look is None or not short_of_tiles(reading):
+        return None
+    found = look(photo)
+    if found is None:
+        return None
+    again = group(found)
+    if again.hand is None or again.questions or not is_winning_shape(again.hand):
+        return None
+    note = ("The hand as first read lacked a tile; the photo was read again enlarged "
+            f"({CLOSER_NAME}), and that reading makes a winning hand, so it was taken.")
+    return found, replace(again, notes=again.notes + (note,))

@@ -2,8 +2,9 @@
 
 ``mjscan eval-grouping DIR --detector`` spends nearly all its time in the detector (about 1 s a photo on two
 cores, 1-3 minutes a set of 200), while a change to the grouping needs only the detector's answers: each photo's
-detections, and the boxes under the threshold (``Detector.unsure_boxes``, asked for where the hand as read lacks a
-tile or may lack a flower: rule 13 in ``vision.photo_reading``). ``--cache FILE`` keeps both. The first run fills it; a later run reads each
+detections, the boxes under the threshold (``Detector.unsure_boxes``, asked for where the hand as read lacks a
+tile or may lack a flower: rule 13 in ``vision.photo_reading``), and the photo read enlarged where the hand still lacks
+a tile (``Detector.detect_closer``, stop 54). ``--cache FILE`` keeps them all. The first run fills it; a later run reads each
 photo's answers from it and runs the detector only for what is missing (a photo not read yet, or unsure boxes that
 an earlier grouping never asked for), so the figures are exactly those a run without the cache gives.
 
@@ -147,6 +148,14 @@ class ReadingCache:
         """The boxes under the detector's threshold of ``photo``, from the file or from ``compute()``."""
         return self._get(photo, "unsure", compute, lambda data: tuple(Detection.from_dict(t) for t in data),
                          lambda boxes: [_exact(tile) for tile in boxes])
+
+    def closer(self, photo: str, compute: Callable[[], Detections | None]) -> Detections | None:
+        """The detections of ``photo`` read enlarged (``Detector.detect_closer``; None for a photo read in windows
+        already), from the file or from ``compute()``."""
+        dump = lambda found: None if found is None else {"image": {"width": found.width, "height": found.height},
+                                                          "tiles": [_exact(tile) for tile in found.tiles]}
+        return self._get(photo, "closer", compute, lambda data: None if data is None else Detections.from_dict(data),
+                         dump)
 
     def save(self) -> None:
         """Write the file (whole, through a temporary file, so an interrupted run never leaves half a cache)."""

@@ -13,8 +13,8 @@ from tests.vision.test_grouping import scene
 from vision.detections import Detection, Detections
 from vision.grouping import group
 from vision.grouping import NOT_A_FLOWER
-from vision.photo_reading import (FAINT_FLOWER_FLOOR, FLOWER_FLOOR, complete_with, lacks_a_tile, read_photo,
-                                  with_unsure_flowers)
+from vision.photo_reading import (FAINT_FLOWER_FLOOR, FLOWER_FLOOR, complete_with, lacks_a_tile, read_closer,
+                                  read_photo, short_of_tiles, with_unsure_flowers)
 
 ROTATIONS = [0, 37, 90, 180]
 
@@ -298,3 +298,65 @@ def test_the_detectors_boxes_under_the_threshold_complete_hands_two_or_three_sho
         detections = Detections.from_dict(case["detections"])
         unsure = Detections.from_dict({"image": case["detections"]["image"], "tiles": case["unsure"]}).tiles
         assert complete_with(detections, group(detections), unsure) is None, case["photo"]
+
+
+# --------------------------------------------------------------------------------------------------
+# A small photo read again enlarged (stop 54)
+
+
+class _CloserDetector(_Detector):
+    """A stand-in that also reads the photo enlarged: ``closer`` (None: a photo read in windows already)."""
+
+    def __init__(self, reported: Detections, closer: Detections | None):
+        super().__init__(reported, ())
+        self.closer, self.looked = closer, 0
+
+    def detect_closer(self, photo):
+        self.looked += 1
+        return self.closer
+
+
+def test_a_hand_short_of_a_tile_is_read_again_enlarged_and_a_clean_hand_taken_and_said_so():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    short, _ = _without(whole, "5z")
+    detector = _CloserDetector(short, whole)
+    detections, reading = read_photo(detector, "photo.jpg")
+    assert detector.looked == 1 and detections is whole
+    assert reading.hand == group(whole).hand and reading.questions == ()
+    assert any("read again enlarged" in note for note in reading.notes)
+
+
+def test_no_closer_look_where_nothing_is_short_or_it_gives_no_clean_hand():
+    whole = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 1z")])
+    sure = _CloserDetector(whole, whole)
+    read_photo(sure, "photo.jpg")
+    assert sure.looked == 0  # a clean hand: nothing to look for
+    short, _ = _without(whole, "5z")
+    still_short = _CloserDetector(short, short)
+    detections, reading = read_photo(still_short, "photo.jpg")
+    assert still_short.looked == 1 and detections is short and reading.question("hand") is not None
+    big = _CloserDetector(short, None)  # a photo read in windows at its own size
+    detections, reading = read_photo(big, "photo.jpg")
+    assert big.looked == 1 and detections is short
+    # a question about a reading, not a missing tile (which flower a tile is), is not a reason to look again
+    from vision.grouping import Question
+
+    asked = replace(group(whole), questions=(Question("flower-reading-3", "Which flower is it?"),))
+    assert not short_of_tiles(asked) and short_of_tiles(group(short))
+    assert read_closer(_CloserDetector(short, whole), "photo.jpg", asked) is None
+
+
+def test_the_detectors_small_photos_read_closer_give_the_true_hand():
+    """Three held-out photos (1280 x 720) the shipped detector read a tile short, or with a tile misread, at their own
+    size: read enlarged (in windows), each makes its true hand."""
+    from scorer.notation import parse_hand
+    from tests.vision.test_missed_tile import _detector_cases
+
+    cases = _detector_cases("closer")
+    assert len(cases) == 3
+    for case in cases:
+        first = Detections.from_dict(case["detections"])
+        closer = Detections.from_dict(case["closer"])
+        assert short_of_tiles(group(first)), case["photo"]
+        _, reading = read_photo(_CloserDetector(first, closer), "photo.jpg", first)
+        assert reading.hand == parse_hand(case["hand"]) and reading.questions == (), case["photo"]

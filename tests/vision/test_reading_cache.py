@@ -54,6 +54,19 @@ def test_what_the_file_lacks_is_asked_of_the_detector_and_kept(tmp_path):
     assert third.detections("000002.jpg", lambda: pytest.fail("kept")) == FOUND
 
 
+def test_the_photo_read_closer_is_kept_and_so_is_a_photo_that_could_not_be(tmp_path):
+    """``Detector.detect_closer`` answers None for a photo read in windows already: that is an answer too."""
+    path = tmp_path / "cache.json"
+    cache = ReadingCache.open(path, {"detector": "abc"})
+    assert cache.closer("000001.jpg", lambda: FOUND) == FOUND
+    assert cache.closer("000002.jpg", lambda: None) is None
+    cache.save()
+    again = ReadingCache.open(path, {"detector": "abc"})
+    never = lambda: pytest.fail("the detector was asked for an answer the file holds")  # noqa: E731
+    assert again.closer("000001.jpg", never) == FOUND and again.closer("000002.jpg", never) is None
+    assert (again.hits, again.misses) == (2, 0)
+
+
 def test_a_file_made_by_another_detector_is_started_afresh(tmp_path):
     path = tmp_path / "cache.json"
     cache = ReadingCache.open(path, {"detector": "abc", "confidence": 0.25})

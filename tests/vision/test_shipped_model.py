@@ -166,6 +166,27 @@ def test_unsure_boxes_are_the_tiles_under_the_threshold_apart_from_those_reporte
     assert unsure[int(overlap.argmax())].confidence == pytest.approx(between[0].confidence, abs=0.02)
 
 
+def test_a_small_photo_read_closer_finds_its_tiles_in_its_own_pixels_and_a_big_one_is_not(detector):
+    """``Detector.detect_closer`` (vision.photo_reading asks for it when a small photo's hand lacks a tile): the photo
+    read enlarged twice, in windows, its boxes mapped back to the photo's pixels; every tile the photo's own reading
+    reports is found there again as that tile. A photo read in windows at its own size is not enlarged (None)."""
+    from PIL import Image
+
+    from vision.boxes import iou_matrix
+
+    photo = PHOTOS / "real-row.jpg"
+    reported = detector.detect(photo)
+    closer = detector.detect_closer(photo)
+    assert (closer.width, closer.height) == (reported.width, reported.height) == (640, 640)
+    boxes = np.array([t.box for t in closer.tiles])
+    assert boxes.min() >= 0 and boxes[:, [0, 2]].max() <= 640 and boxes[:, [1, 3]].max() <= 640
+    overlap = iou_matrix(np.array([t.box for t in reported.tiles]), boxes)
+    assert (overlap.max(axis=1) >= 0.7).all()
+    assert [closer.tiles[j].code for j in overlap.argmax(axis=1)] == [t.code for t in reported.tiles]
+    big = Image.open(photo).convert("RGB").resize((2560, 2560))
+    assert detector.detect_closer(big) is None
+
+
 def test_the_faces_bottom_edges_are_lowered_by_the_localisers_measured_bias(detector):
     """``BOTTOM_EDGE_SHIFT``: once named, each face's box has its bottom edge moved down by that share of its height
     (not past the photo); the other edges, the names and the scores stay, and so do face-down tiles' boxes and the

@@ -1146,8 +1146,8 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
                 def unsure_boxes(self, photo, reported):
                     return cache.unsure(keyed(photo), lambda: detector.unsure_boxes(photo, reported))
 
-                def detect_closer(self, photo):
-                    return cache.closer(keyed(photo), lambda: detector.detect_closer(photo))
+                def detect_closer(self, photo, reported):
+                    return cache.closer(keyed(photo), lambda: detector.detect_closer(photo, reported))
 
             def read(path):
                 # as `mjscan read` reads a photo (vision.photo_reading.read_photo): where the hand lacks a tile, with

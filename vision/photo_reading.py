@@ -224,7 +224,7 @@ def read_photo(detector: Any, photo: Any, detections: Detections | None = None) 
             completed = complete_with(detections, reading, unsure)
             if completed is not None:
                 detections, reading = completed
-        closer = read_closer(detector, photo, reading)
+        closer = read_closer(detector, photo, detections, reading)
         if closer is not None:
             return closer
     flowered = with_unsure_flowers(detections, reading, unsure)
@@ -239,14 +239,15 @@ def short_of_tiles(reading: Reading) -> bool:
     return any(q.id in SHORT_QUESTIONS or q.id.startswith(SHORT_QUESTION_STARTS) for q in reading.questions)
 
 
-def read_closer(detector: Any, photo: Any, reading: Reading) -> tuple[Detections, Reading] | None:
+def read_closer(detector: Any, photo: Any, detections: Detections, reading: Reading
+                ) -> tuple[Detections, Reading] | None:
     """The photo's detections read again enlarged (``Detector.detect_closer``) and their reading, when the reading
     is ``short_of_tiles`` and the enlarged photo's is a winning hand with no question; else None (a photo big
     enough to be read in windows already, a detector that cannot read closer, or no clean hand that way)."""
     look = getattr(detector, "detect_closer", None)
     if look is None or not short_of_tiles(reading):
         return None
-    found = look(photo)
+    found = look(photo, detections)
     if found is None:
         return None
     again = group(found)

@@ -8,6 +8,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 import math
+import os
 import shutil
 from pathlib import Path
 
@@ -1222,7 +1223,9 @@ def _counted_detections(monkeypatch) -> list:
         pytest.skip("no shipped model")
     calls = []
     original = Detector.detect
-    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: calls.append(path) or original(self, path, *a))
+    # a photo's file read (not the picture enlarged from it for a closer look, ``Detector.detect_closer``)
+    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: (isinstance(path, (str, os.PathLike))
+                                                                    and calls.append(path)) or original(self, path, *a))
     return calls
 
 
@@ -1241,7 +1244,8 @@ def test_eval_grouping_with_the_detector_reports_first_readings_too(rendered, ca
     assert len(calls) == 2 and len(set(calls)) == 2
     # --each-alone: the detector reads each tile alone, not with its look-alikes (vision.sibling_readings)
     sharing = []
-    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: sharing.append(self.share_readings)
+    monkeypatch.setattr(Detector, "detect", lambda self, path, *a: (isinstance(path, (str, os.PathLike))
+                                                                    and sharing.append(self.share_readings))
                         or original(self, path, *a))
     assert cli.main(["eval-grouping", str(rendered), "--detector", "--limit", "1", "--json"]) == 0
     assert cli.main(["eval-grouping", str(rendered), "--detector", "--each-alone", "--limit", "1", "--json"]) == 0

@@ -311,7 +311,8 @@ class _CloserDetector(_Detector):
         super().__init__(reported, ())
         self.closer, self.looked = closer, 0
 
-    def detect_closer(self, photo):
+    def detect_closer(self, photo, reported):
+        assert isinstance(reported, Detections)
         self.looked += 1
         return self.closer
 
@@ -343,7 +344,7 @@ def test_no_closer_look_where_nothing_is_short_or_it_gives_no_clean_hand():
 
     asked = replace(group(whole), questions=(Question("flower-reading-3", "Which flower is it?"),))
     assert not short_of_tiles(asked) and short_of_tiles(group(short))
-    assert read_closer(_CloserDetector(short, whole), "photo.jpg", asked) is None
+    assert read_closer(_CloserDetector(short, whole), "photo.jpg", short, asked) is None
 
 
 def test_the_detectors_small_photos_read_closer_give_the_true_hand():

@@ -185,6 +185,15 @@ def test_a_small_photo_read_closer_finds_its_tiles_in_its_own_pixels_and_a_big_o
     assert [closer.tiles[j].code for j in overlap.argmax(axis=1)] == [t.code for t in reported.tiles]
     big = Image.open(photo).convert("RGB").resize((2560, 2560))
     assert detector.detect_closer(big) is None
+    # nor one whose sure tiles are seen big enough already (CLOSER_BELOW: 40 px in the 640-px input)
+    from vision.detector import CLOSER_BELOW
+
+    def tiles(side: float) -> Detections:
+        return Detections(640, 640, tuple(Detection(Tile.parse("5p"), (10 + 1.5 * side * i, 10, 10 + 1.5 * side * i + side,
+                                                                       10 + 1.3 * side), 0.9) for i in range(4)))
+
+    assert detector.detect_closer(photo, tiles(CLOSER_BELOW + 1)) is None
+    assert detector.detect_closer(photo, tiles(CLOSER_BELOW - 1)) is not None
 
 
 def test_the_faces_bottom_edges_are_lowered_by_the_localisers_measured_bias(detector):

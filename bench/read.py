@@ -2,12 +2,17 @@
 and the page's ``/api/scan`` run), with the detector remembering the photo between its two readings and without.
 
     python bench/read.py [--sizes 1 4 12] [--photos 4] [--data DIR ...] [--limit N] [--repeats 2] [--json OUT]
+                         [--peer forgetful|no-closer]
 
 ``read_photo`` reads every photo twice: ``Detector.detect``, then ``Detector.unsure_boxes`` down to a lower
 threshold (a faint tile may complete the hand, a faint flower is taken). Since stop 50 the detector keeps the
 photo's decoding and its localiser's answers between the two (``Detector.remembering``). This bench times
 ``read_photo`` from the JPEG bytes to the reading both ways on the same photos, the two taking turns photo by photo
 (the first of each pair alternating), and checks that both give the same detections and reading (``repr``).
+
+``--peer no-closer`` times it instead against the same detector without the closer look (stop 54: a small photo
+whose hand lacks a tile read again enlarged, ``vision.photo_reading.read_closer``); the readings that differ are those
+the closer look changed.
 
 Photos: rendered guide scenes at 1, 4 and 12 megapixels (``bench/detect.py``'s, ``--sizes``), and any folders of
 photos given with ``--data`` (their ``images/`` or the folder itself, the first ``--limit``).
@@ -40,6 +45,15 @@ class Forgetful:
 
     def __init__(self, detector: Detector):
         self.detect, self.unsure_boxes = detector.detect, detector.unsure_boxes
+        self.detect_closer = detector.detect_closer
+
+
+class WithoutCloser:
+    """The same detector without its closer look (``Detector.detect_closer``, stop 54): ``read_photo`` then never reads
+    a small photo whose hand lacks a tile again enlarged."""
+
+    def __init__(self, detector: Detector):
+        self.detect, self.unsure_boxes, self.remembering = detector.detect, detector.unsure_boxes, detector.remembering
 
 
 def folder_photos(folder: Path, limit: int) -> list[bytes]:
@@ -50,10 +64,12 @@ def folder_photos(folder: Path, limit: int) -> list[bytes]:
     return [p.read_bytes() for p in paths]
 
 
-def time_both(detector: Detector, photos: list[bytes], repeats: int) -> dict[str, float]:
-    forgetful = Forgetful(detector)
-    ways = {"remembering": detector, "without": forgetful}
-    read_photo(detector, photos[0]), read_photo(forgetful, photos[0])  # warm up
+def time_both(detector: Detector, photos: list[bytes], repeats: int, peer: str = "forgetful") -> dict[str, float]:
+    """``read_photo``'s median time on ``photos`` with ``detector`` and with its ``peer`` (``forgetful``: without
+    remembering the photo between readings; ``no-closer``: without the closer look), taking turns photo by photo."""
+    other = Forgetful(detector) if peer == "forgetful" else WithoutCloser(detector)
+    ways = {"remembering": detector, "without": other}
+    read_photo(detector, photos[0]), read_photo(other, photos[0])  # warm up
     times: dict[str, list[float]] = {name: [] for name in ways}
     differ = 0
     for repeat in range(repeats):
@@ -82,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--model", default=None, help="the detector (default: the shipped one)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--peer", choices=("forgetful", "no-closer"), default="forgetful",
+                        help="what the shipped reading is timed against: the detector without remembering the photo "
+                             "(default), or without the closer look at a small photo that lacks a tile (stop 54)")
     args = parser.parse_args(argv)
     if args.photos < 1 or args.limit < 1 or args.repeats < 1:
         parser.error("--photos, --limit and --repeats are at least 1")
@@ -96,9 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         sets[str(folder)] = folder_photos(folder, args.limit)
     figures = {}
     for name, photos in sets.items():
-        figures[name] = found = time_both(detector, photos, args.repeats)
-        print(f"{name}: {found['photos']} photos, read_photo median {found['remembering_ms']} ms remembering, "
-              f"{found['without_ms']} ms without (ratio {found['ratio']}); readings that differ: "
+        figures[name] = found = time_both(detector, photos, args.repeats, args.peer)
+        shipped, without = ("remembering", "without") if args.peer == "forgetful" else ("as shipped", "without it")
+        print(f"{name}: {found['photos']} photos, read_photo median {found['remembering_ms']} ms {shipped}, "
+              f"{found['without_ms']} ms {without} (ratio {found['ratio']}); readings that differ: "
               f"{found['readings_differing']}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")

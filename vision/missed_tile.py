@@ -42,9 +42,8 @@ from scorer.errors import HandError
 from scorer.hand import Hand
 from scorer.melds import Meld
 from scorer.tiles import PLAYING_TILES, Tile
+from vision.classes import BACK
 from vision.repair import is_winning_shape
-
-BACK = "back"
 
 HAND_QUESTION = "hand"
 """The grouping's question when the tiles make no hand (``vision.grouping``)."""
@@ -55,6 +54,7 @@ ONE_SHORT = 13
 SET_SHORT = 10
 """The tiles of a hand a set short of a winning one (each kong counted as three), less its winning tile."""
 KONG_TILES = 4
+"""The most tiles a concealed kong shown in part leaves out."""
 
 
 def _parts(reading: Any) -> tuple[list[Tile], list[Meld], Tile | None, list[Tile]] | None:

@@ -931,11 +931,10 @@ class Detector:
         width, height = picture.info.get("full_size", picture.size)
         if not self.slicing or plan_slices(width, height, self.size):
             return None
-        if reported is not None:
-            sure = [t for t in reported.tiles if t.confidence >= SLICE_EVIDENCE[0]]
-            if len(sure) >= SLICE_EVIDENCE[1] and float(np.median([min(t.width, t.height) for t in sure])) \
-                    * self.size / max(width, height) >= CLOSER_BELOW:
-                return None
+        if reported is not None and len(reported.tiles) and _tiles_seen_whole(
+                np.array([t.box for t in reported.tiles]), np.array([t.confidence for t in reported.tiles]),
+                max(width, height), self.size, big_enough=CLOSER_BELOW):
+            return None
         closer = picture.resize((round(picture.width * zoom), round(picture.height * zoom)),
                                 Image.Resampling.BICUBIC)
         found = self.detect(closer)
@@ -1041,9 +1040,12 @@ SLICE_EVIDENCE = (0.5, 4)
 (``_sure_boxes``; a photo resized out of proportion and a close-up are told from the same boxes)."""
 
 
-def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, size: int) -> bool:
+def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, size: int,
+                      big_enough: float = SLICE_BELOW) -> bool:
     """Whether the whole-photo pass saw the photo's tiles big enough that windows would add nothing (and cost
-    four more passes): a hand photographed from close by, whatever the camera's megapixels.
+    four more passes): a hand photographed from close by, whatever the camera's megapixels. ``big_enough``: the
+    median short side of the sure boxes, in the model's input, that says so (``Detector.detect_closer`` asks it
+    with ``CLOSER_BELOW``).
 
     >>> boxes = np.array([[0, 0, 100, 130]] * 4, dtype=np.float32)  # 100 px wide in a 2000-px photo
     >>> _tiles_seen_whole(boxes, np.full(4, 0.9), 2000, 640)  # 32 px in the 640-px input
@@ -1055,7 +1057,7 @@ def _tiles_seen_whole(boxes: np.ndarray, scores: np.ndarray, long_side: int, siz
     if sure is None:
         return False
     short = np.minimum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1])
-    return float(np.median(short)) * size / long_side >= SLICE_BELOW
+    return float(np.median(short)) * size / long_side >= big_enough
 
 
 CROP_MARGINS = (0.04, 0.08, 0.12, 0.16)

@@ -25,7 +25,7 @@ lacks a tile 19 -> 31 ms on average and 146 -> 286 ms at most (seed 10's 29 such
 most 61 -> 100 ms), the grouping alone.
 
 Since stop 54, a small photo (read whole, not in windows) whose reading still asks what a missing tile would answer
-(``short_of_tiles``: ``hand``, ``meld-N``, ``winning-tile``) and whose tiles look small (``vision.detector.CLOSER_BELOW``)
+(``vision.repair.asks_for_a_tile``: ``hand``, ``meld-N``, ``winning-tile``) and whose tiles look small (``vision.detector.CLOSER_BELOW``)
 is read again enlarged twice, in windows (``Detector.detect_closer``), and that reading is taken when it is a winning
 hand with no question (``read_closer``; a note says so). On the eight held-out seeds that read 1,337 hands of 1,600
 exactly against 1,322 and 39 wrong against 38; it costs such a photo 0.66 -> 1.15 s at the median (docs/grouping.md,
@@ -71,12 +71,9 @@ from typing import Any, Sequence
 
 from vision.detections import Detection, Detections
 from vision.grouping import Reading, group
-from vision.repair import MIN_RATIO, is_winning_shape, lacks_a_tile
+from vision.repair import MIN_RATIO, asks_for_a_tile, is_winning_shape, lacks_a_tile
 
 
-SHORT_QUESTIONS = ("hand", "winning-tile")
-SHORT_QUESTION_STARTS = ("meld-",)
-"""The questions a tile the photo does not show raises (``short_of_tiles``)."""
 CLOSER_NAME = "twice its size, in windows"
 """How ``read_closer``'s note names the second look (``vision.detector.CLOSER_ZOOM``)."""
 
@@ -238,21 +235,15 @@ def read_photo(detector: Any, photo: Any, detections: Detections | None = None) 
     return flowered if flowered is not None else (detections, reading)
 
 
-def short_of_tiles(reading: Reading) -> bool:
-    """Whether the reading asks what a tile the photo does not show would answer: the tiles make no hand
-    (``hand``), a group lying like a meld forms none (``meld-N``), or no winning tile lies apart (``winning-tile``).
-    Not the questions about a reading (a flower, a claim, tiles that look alike), which a second look at the same
-    tiles would only answer by chance."""
-    return any(q.id in SHORT_QUESTIONS or q.id.startswith(SHORT_QUESTION_STARTS) for q in reading.questions)
-
-
 def read_closer(detector: Any, photo: Any, detections: Detections, reading: Reading
                 ) -> tuple[Detections, Reading] | None:
     """The photo's detections read again enlarged (``Detector.detect_closer``) and their reading, when the reading
-    is ``short_of_tiles`` and the enlarged photo's is a winning hand with no question; else None (a photo big
-    enough to be read in windows already, a detector that cannot read closer, or no clean hand that way)."""
+    ``asks_for_a_tile`` and the enlarged photo's is a winning hand with no question; else None (a photo big enough
+    to be read in windows already, or whose tiles look big enough; a detector that cannot read closer; or no clean
+    hand that way). Questions about a tile's reading (a flower, a claim, look-alike tiles) are not a reason: a
+    second look at the same tiles would answer them only by chance (stop 54)."""
     look = getattr(detector, "detect_closer", None)
-    if look is None or not short_of_tiles(reading):
+    if look is None or not asks_for_a_tile(reading):
         return None
     found = look(photo, detections)
     if found is None:

@@ -143,13 +143,18 @@ def _no_winning_choice(question: Any) -> bool:
         choice.hand is not None and is_winning_shape(choice.hand) for choice in question.choices)
 
 
+def asks_for_a_tile(reading: Any) -> bool:
+    """Whether the reading asks what a tile the photo does not show (or one misread) would answer: the tiles make no
+    hand (``hand``), a group lying like a meld forms none (``meld-N``), or no winning tile lies apart
+    (``winning-tile``). Not the questions about a tile's reading (a flower, a claim, tiles that look alike)."""
+    return any(_misread(q) or q.id == "winning-tile" for q in reading.questions)
+
+
 def lacks_a_tile(reading: Any) -> bool:
-    """Whether the hand as read may lack a tile (or hold one wrongly): no hand, no winning shape, a question a
-    misread tile raises (``hand``, ``meld-N``), or no winning tile lying apart (``winning-tile``). The grouping then
-    reads boxes set aside as lying on another as tiles of their own, and ``vision.photo_reading`` tries boxes under
-    the detector's threshold."""
-    return reading.hand is None or needs_repair(reading) or any(
-        _misread(q) or q.id == "winning-tile" for q in reading.questions)
+    """Whether the hand as read may lack a tile (or hold one wrongly): no hand, no winning shape, or a question
+    ``asks_for_a_tile``. The grouping then reads boxes set aside as lying on another as tiles of their own, and
+    ``vision.photo_reading`` tries boxes under the detector's threshold."""
+    return reading.hand is None or needs_repair(reading) or asks_for_a_tile(reading)
 
 
 def _fixed(reading: Any) -> bool:

@@ -14,7 +14,8 @@ from vision.detections import Detection, Detections
 from vision.grouping import group
 from vision.grouping import NOT_A_FLOWER
 from vision.photo_reading import (FAINT_FLOWER_FLOOR, FLOWER_FLOOR, complete_with, lacks_a_tile, read_closer,
-                                  read_photo, short_of_tiles, with_unsure_flowers)
+                                  read_photo, with_unsure_flowers)
+from vision.repair import asks_for_a_tile
 
 ROTATIONS = [0, 37, 90, 180]
 
@@ -343,7 +344,7 @@ def test_no_closer_look_where_nothing_is_short_or_it_gives_no_clean_hand():
     from vision.grouping import Question
 
     asked = replace(group(whole), questions=(Question("flower-reading-3", "Which flower is it?"),))
-    assert not short_of_tiles(asked) and short_of_tiles(group(short))
+    assert not asks_for_a_tile(asked) and asks_for_a_tile(group(short))
     assert read_closer(_CloserDetector(short, whole), "photo.jpg", short, asked) is None
 
 
@@ -358,6 +359,6 @@ def test_the_detectors_small_photos_read_closer_give_the_true_hand():
     for case in cases:
         first = Detections.from_dict(case["detections"])
         closer = Detections.from_dict(case["closer"])
-        assert short_of_tiles(group(first)), case["photo"]
+        assert asks_for_a_tile(group(first)), case["photo"]
         _, reading = read_photo(_CloserDetector(first, closer), "photo.jpg", first)
         assert reading.hand == parse_hand(case["hand"]) and reading.questions == (), case["photo"]

@@ -4,8 +4,10 @@ A photo of a finished hand shows a winning hand. When the grouping's hand is not
 hand at all, such as a flower read as a suit tile in the standing row; a group lying like a meld that forms
 none; standing tiles that split into no sets and a pair; a winning tile asked about that no choice makes a winning
 hand with), a misread tile is the likeliest cause, and the classifier's next readings of each box
-(``Detection.alternatives``) say which. ``repair`` tries them, one tile or two at a time, and keeps the
-re-readings whose layout gives a winning hand:
+(``Detection.alternatives``) say which. ``repair`` tries them, one tile or two at a time, and every copy of a face
+read alike as a next reading they share (three or more copies, ``ALIKE_FROM``: the detector reads look-alikes
+together, so a face it misreads it misreads on every copy; stop 54), and keeps the re-readings whose layout gives a
+winning hand:
 
 - one re-reading ``MARGIN`` times likelier than any other that gives another hand: it is taken, and the
   reading says so in ``corrections`` and ``notes`` (never silently);
@@ -36,6 +38,7 @@ none), unless a question ``tile-reading`` already offers the re-readings that se
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
@@ -204,6 +207,9 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     for first, second in itertools.combinations(sorted(rereadings[:PAIRS_FROM] + drops, key=lambda s: -s[0]), 2):
         if first[1] != second[1] and first[0] * second[0] >= MIN_RATIO and not {first, second} & fixing:
             attempt(first[0] * second[0], (first, second))
+    for alike in _alike_rereadings(tiles):
+        if not set(alike) & fixing:
+            attempt(math.prod(ratio for ratio, _, _ in alike), alike)
     if not found:
         return reading
     ranked = sorted(found.values(), key=lambda f: -f[0])
@@ -232,6 +238,28 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     # each choice is a whole hand: it answers them
     kept = tuple(q for q in reading.questions if not (_misread(q) or _no_winning_choice(q)))
     return replace(reading, questions=kept + (question,))
+
+
+ALIKE_FROM = 3
+"""Copies of one face read again together as another (``_alike_rereadings``): at least this many."""
+
+
+def _alike_rereadings(tiles: tuple[Any, ...]) -> list[tuple[tuple[float, int, Any], ...]]:
+    """Copies of one face misread alike (the detector reads look-alikes together, stop 33): for each face read on
+    ``ALIKE_FROM`` or more tiles and a next reading they share, those copies read again as it, the likeliest
+    ``ALIKE_FROM`` first, then each further one; each a tuple of changes (ratio, detection, code)."""
+    by_face: dict[tuple[Any, Any], list[tuple[float, int, Any]]] = {}
+    for i, tile in enumerate(tiles):
+        if tile.confidence <= 0:
+            continue
+        for code, alt_conf in tile.alternatives:
+            if alt_conf >= MIN_RATIO * tile.confidence:
+                by_face.setdefault((tile.code, code), []).append((alt_conf / tile.confidence, i, code))
+    found = []
+    for changes in by_face.values():
+        changes.sort(key=lambda s: -s[0])
+        found += [tuple(changes[:n]) for n in range(ALIKE_FROM, len(changes) + 1)]
+    return found
 
 
 def _drops(detections: Detections) -> list[tuple[float, int, None]]:

@@ -43,6 +43,9 @@ class Detection:
     # the photo's x axis, 90 for a face standing upright), or None where no reader is sure of it; the grouping
     # measures it against the tile's own row (vision/grouping.py, rule 5: the sideways flags it reads)
     axis: float | None = None
+    # the classifier is sure the box is a tile but not which face (a face in an art style it never saw): the detector
+    # kept it at its threshold, the reading a guess (stop 54: the grouping asks about such a flower or season)
+    unsure_face: bool = False
 
     def __post_init__(self) -> None:
         if not (isinstance(self.code, Tile) or self.code == BACK):
@@ -61,6 +64,7 @@ class Detection:
         object.__setattr__(self, "box", box)
         object.__setattr__(self, "confidence", confidence)
         object.__setattr__(self, "sideways", bool(self.sideways))
+        object.__setattr__(self, "unsure_face", bool(self.unsure_face))
         alternatives = []
         for entry in self.alternatives:
             try:
@@ -120,6 +124,8 @@ class Detection:
                                     for code, chance in self.alternatives]
         if self.axis is not None:
             data["axis"] = round(self.axis, 1)
+        if self.unsure_face:
+            data["unsure_face"] = True
         return data
 
     @classmethod
@@ -149,8 +155,11 @@ class Detection:
         axis = data.get("axis")
         if axis is not None and (not isinstance(axis, (int, float)) or isinstance(axis, bool)):
             raise ValueError(f"a tile's axis must be a number of degrees, not {axis!r}")
+        unsure_face = data.get("unsure_face", False)
+        if not isinstance(unsure_face, bool):
+            raise ValueError(f"a tile's unsure_face must be true or false, not {unsure_face!r}")
         return cls(parse_class(data["code"]), tuple(box), confidence, sideways,  # type: ignore[arg-type]
-                   tuple((parse_class(a["code"]), a["confidence"]) for a in alternatives), axis)
+                   tuple((parse_class(a["code"]), a["confidence"]) for a in alternatives), axis, unsure_face)
 
 
 @dataclass(frozen=True, slots=True)

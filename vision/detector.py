@@ -918,7 +918,10 @@ class Detector:
     def detect(self, source: ImageInput, confidence: float | None = None) -> Detections:
         """Every tile in a photo, best confidence first, with the sideways flags set."""
         width, height, boxes, scores, classes, alternatives, axes = self._detect_arrays(source, confidence, name=True)
-        return to_detections(width, height, boxes, scores, classes, alternatives, axes)
+        # a box the classifier is sure is a tile but not which was raised to the threshold (``_name``): only such a
+        # box scores the threshold itself, and its reading is a guess (``Detection.unsure_face``)
+        unsure_face = None if self.classifier is None else scores == np.float32(self.confidence)
+        return to_detections(width, height, boxes, scores, classes, alternatives, axes, unsure_face)
 
     def detect_closer(self, source: ImageInput, reported: Detections | None = None,
                       zoom: float = CLOSER_ZOOM) -> Detections | None:
@@ -1105,9 +1108,11 @@ def alternative_readings(probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray,
-                  alternatives: np.ndarray | None = None, axes: np.ndarray | None = None) -> Detections:
+                  alternatives: np.ndarray | None = None, axes: np.ndarray | None = None,
+                  unsure_face: np.ndarray | None = None) -> Detections:
     """The edge where arrays become our types (once). ``alternatives``: ``alternative_readings`` rows; ``axes``:
-    each box's face axis, which the sideways flags come from (``mark_sideways``)."""
+    each box's face axis, which the sideways flags come from (``mark_sideways``); ``unsure_face``: each box kept at
+    the threshold though the classifier could not say which face it is (``Detection.unsure_face``)."""
     made = []  # (detection, its box's index): the axes follow the boxes kept, in the detections' order
     for k, (box, score, cls) in enumerate(zip(boxes.tolist(), scores.tolist(), classes.tolist())):
         # in the photo, whatever rounding the box voting and the mapping back left (640.0000000000001)
@@ -1121,7 +1126,8 @@ def to_detections(width: int, height: int, boxes: np.ndarray, scores: np.ndarray
         # each face's axis travels with it, where the reader was sure of one
         axis = float(axes[k]) if axes is not None and np.isfinite(axes[k]) else None
         made.append((Detection(class_from_id(int(cls)), (x1, y1, x2, y2), confidence, alternatives=others,
-                               axis=axis), k))
+                               axis=axis, unsure_face=bool(unsure_face[k]) if unsure_face is not None else False),
+                     k))
     made.sort(key=lambda pair: -pair[0].confidence)
     tiles = [tile for tile, _ in made]
     kept_axes = None if axes is None else np.asarray(axes, dtype=np.float64)[[k for _, k in made]]

@@ -43,9 +43,10 @@ from vision.crops import TURNED_BY
 from vision.detections import Detection, Detections
 
 FORMAT = "mjscan-reading-cache/1"
-ANSWERS = 2
+ANSWERS = 3
 """What a detection in the file carries, part of the fingerprint: 2 since stop 37, when each face's axis was added
-(a file of stop 36 lacks them, and the grouping reads them, so it is started afresh)."""
+(a file of stop 36 lacks them, and the grouping reads them, so it is started afresh); 3 since stop 54, when a box
+kept at the threshold though its face was unsure says so (``Detection.unsure_face``)."""
 
 
 class ReadingCacheError(ValueError):

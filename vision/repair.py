@@ -25,8 +25,9 @@ are a misreading too: re-readings are tried as above, and one settles it when a 
 season the hand lacks (reading it as a suit tile, which would then be left out as lying apart, only hides it).
 
 ``ask_about_flowers``: a flower or season of the hand whose next reading as one the hand lacks is at least
-``UNSURE_FLOWER_RATIO`` as likely as its own, or that is fainter than ``vision.photo_reading.FLOWER_FLOOR`` (a box under
-the detector's threshold, stop 52), is asked about (``flower-reading-N``: which one it is, or none): a
+``UNSURE_FLOWER_RATIO`` as likely as its own, that is fainter than ``vision.photo_reading.FLOWER_FLOOR`` (a box under
+the detector's threshold, stop 52), or whose face the detector could not tell (``Detection.unsure_face``, stop 54), is
+asked about (``flower-reading-N``: which one it is, or none): a
 misread flower was the commonest silent error of the held-out hands, and its reading was nearly always unsure
 (stop 28, docs/grouping.md). A tile lying apart from the hand is ignored as a stray tile; when its next reading
 is a flower or season at least ``STRAY_FLOWER_RATIO`` as likely as its first (and the hand has no such flower
@@ -303,6 +304,10 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
             yield Question(qid, f"A faint tile (confidence {tile.confidence:.2f}, under the detector's threshold) was "
                                 f"read as the {kind} {tile.code_str}: is it that {kind}, another, or no tile of the hand?",
                            choices)
+            continue
+        if tile.unsure_face:  # the detector's guess at a face it could not tell (stop 54): always asked
+            yield Question(qid, f"A tile the detector could not read surely was taken for the {kind} {tile.code_str}, "
+                                f"its best guess: is it that {kind}, another, or no tile of the hand?", choices)
             continue
         if tile.confidence <= 0 or not likely or max(likely.values()) < UNSURE_FLOWER_RATIO * tile.confidence:
             continue

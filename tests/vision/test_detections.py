@@ -124,3 +124,14 @@ def test_a_faces_axis_is_validated_and_round_trips():
     for bad in ("90", True, [90]):
         with pytest.raises(ValueError, match="axis"):
             Detection.from_dict({**data, "axis": bad})
+
+
+def test_a_face_the_detector_could_not_tell_says_so_and_round_trips():
+    tile = Detection(Tile.parse("4f"), (10, 20, 50, 80), 0.25, unsure_face=True)
+    data = tile.to_dict()
+    assert data["unsure_face"] is True and Detection.from_dict(data) == tile
+    assert "unsure_face" not in Detection(Tile.parse("4f"), (10, 20, 50, 80), 0.25).to_dict()  # the spec's fields only
+    assert Detection.from_dict({k: v for k, v in data.items() if k != "unsure_face"}).unsure_face is False
+    for bad in ("yes", 1, None):
+        with pytest.raises(ValueError, match="unsure_face"):
+            Detection.from_dict({**data, "unsure_face": bad})

@@ -440,11 +440,12 @@ def test_a_box_surely_a_tile_but_unsure_which_is_kept_at_the_threshold_with_its_
     sure = fake_detector(320, classifier=_SpreadClassifier(none=0.0))
     sure.session = _FixedLocaliser([(120, 128, 40, 56, 0.9)])
     (tile,) = sure.detect(photo).tiles  # 0.9 x 1/3 = 0.3: above the threshold on its own
-    assert tile.confidence == pytest.approx(0.3)
+    assert tile.confidence == pytest.approx(0.3) and not tile.unsure_face
     sure.session = _FixedLocaliser([(120, 128, 40, 56, 0.72)])  # 0.72 x 1/3 = 0.24, but 0.72 a tile
     assert 0.72 >= SURE_TILE
     (tile,) = sure.detect(photo).tiles
     assert tile.code_str == "1m" and tile.confidence == pytest.approx(0.25)
+    assert tile.unsure_face  # its reading a guess, and it says so (stop 54)
     # the other readings keep their ratio to the first (1:1 here), on the raised scale
     assert [(str(c), round(p, 3)) for c, p in tile.alternatives] == [("2m", 0.25), ("3m", 0.25)]
     # the evaluation's low threshold sees the same raised confidence

@@ -54,6 +54,17 @@ def test_what_the_file_lacks_is_asked_of_the_detector_and_kept(tmp_path):
     assert third.detections("000002.jpg", lambda: pytest.fail("kept")) == FOUND
 
 
+def test_a_face_the_detector_could_not_tell_is_kept_as_such(tmp_path):
+    path = tmp_path / "cache.json"
+    unsure = Detections(640, 480, (Detection(Tile.parse("4f"), (10.0, 20.0, 50.0, 80.0), 0.25, unsure_face=True),))
+    cache = ReadingCache.open(path, {"detector": "abc"})
+    cache.detections("000001.jpg", lambda: unsure)
+    cache.save()
+    kept = ReadingCache.open(path, {"detector": "abc"}).detections("000001.jpg", lambda: pytest.fail("kept"))
+    assert kept == unsure and kept.tiles[0].unsure_face
+    assert ANSWERS == 3  # files of stop 53 and before lack the flag: started afresh
+
+
 def test_the_photo_read_closer_is_kept_and_so_is_a_photo_that_could_not_be(tmp_path):
     """``Detector.detect_closer`` answers None for a photo read in windows already: that is an answer too."""
     path = tmp_path / "cache.json"

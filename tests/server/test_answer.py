@@ -195,3 +195,23 @@ def test_a_tile_the_photo_missed_is_answered_from_the_hands_choices(answer_clien
     wrong = _post(answer_client, detection, {"hand": "5z"})
     assert wrong.status_code == 400 and wrong.get_json()["error"]["code"] == "bad_answer"
     assert "3m" in wrong.get_json()["error"]["message"]
+
+
+def test_a_flower_the_detector_could_not_tell_is_asked_again_from_the_pages_detection(answer_client):
+    """``"unsure_face": true`` travels with the detection JSON (stop 54): the page's answers regroup it, and the
+    question about that flower is asked again until answered."""
+    from dataclasses import replace
+
+    from vision.detections import Detections
+
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p | 9p"), (MELD_Y, "5s' 5s 5s"), (MELD_Y + 3 * 40, "2f . 7f")])
+    index = index_of(truth, "7f")
+    tiles = list(truth.tiles)
+    tiles[index] = replace(tiles[index], confidence=0.25, unsure_face=True)
+    detections = Detections(truth.width, truth.height, tuple(tiles))
+    detection = group(detections).tag_detection(detections)
+    assert detection["tiles"][index]["unsure_face"] is True
+    asked = _post(answer_client, detection, {}).get_json()
+    assert [q["id"] for q in asked["questions"]] == [f"flower-reading-{index}"]
+    answered = _post(answer_client, detection, {f"flower-reading-{index}": "4f"}).get_json()
+    assert answered["questions"] == [] and _text(answered["hand"]) == norm("123m 456p 789s 9p [5'55s] 24f +9p")

@@ -36,7 +36,7 @@ those tiles go, since each choice says what they are. Stop 54.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from scorer.errors import HandError
 from scorer.hand import Hand
@@ -66,14 +66,14 @@ def _parts(reading: Any) -> tuple[list[Tile], list[Meld], Tile | None, list[Tile
     winning: Tile | None = None
     for tile in reading.tiles:
         if tile.group in ("concealed", "winning"):
-            if tile.code == "back":
+            if tile.code == BACK:
                 return None
             standing.append(Tile.parse(tile.code))
             if tile.group == "winning":
                 winning = Tile.parse(tile.code)
         elif tile.group == "flower":
             flowers.append(Tile.parse(tile.code))
-        elif not tile.group.startswith("meld:") or tile.group == "meld:?" or tile.code == "back":
+        elif not tile.group.startswith("meld:") or tile.group == "meld:?" or tile.code == BACK:
             return None  # a tile in no meld of the hand, or a face-down kong's unknown tile
     melds = {tile.group for tile in reading.tiles if tile.group.startswith("meld:")}
     if len(melds) != len(reading.melds):
@@ -93,11 +93,18 @@ def missed_tiles(reading: Any) -> tuple[tuple[Tile, Hand], ...]:
     standing, melds, winning, flowers = parts
     if len(standing) + 3 * len(melds) != ONE_SHORT:
         return ()
+    return _winning(PLAYING_TILES, lambda tile: Hand(tuple(standing) + (tile,), tuple(melds), winning or tile,
+                                                     tuple(flowers)))
+
+
+def _winning(tiles: Any, make: Callable[[Tile], Hand]) -> tuple[tuple[Tile, Hand], ...]:
+    """Each of ``tiles`` whose hand (``make(tile)``) is a winning one, with that hand; a tile that would be a fifth
+    copy makes none."""
     found = []
-    for tile in PLAYING_TILES:
+    for tile in tiles:
         try:
-            hand = Hand(tuple(standing) + (tile,), tuple(melds), winning or tile, tuple(flowers))
-        except HandError:  # a fifth copy of the tile
+            hand = make(tile)
+        except HandError:
             continue
         if is_winning_shape(hand):
             found.append((tile, hand))
@@ -166,15 +173,9 @@ def hidden_kongs(reading: Any) -> tuple[tuple[Tile, Hand], ...]:
     if parts is None:
         return ()
     standing, melds, winning, flowers, face = parts
-    found = []
-    for tile in (Tile.parse(face),) if face is not None else PLAYING_TILES:
-        try:
-            hand = Hand(tuple(standing), tuple(melds) + (Meld.kong(tile, concealed=True),), winning, tuple(flowers))
-        except HandError:  # a fifth copy of the tile
-            continue
-        if is_winning_shape(hand):
-            found.append((tile, hand))
-    return tuple(found)
+    return _winning((Tile.parse(face),) if face is not None else PLAYING_TILES,
+                    lambda tile: Hand(tuple(standing), tuple(melds) + (Meld.kong(tile, concealed=True),), winning,
+                                      tuple(flowers)))
 
 
 def offer_hidden_kong(reading: Any) -> Any:

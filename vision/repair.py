@@ -173,9 +173,10 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     if not needs_repair(reading):
         return reading
     tiles = detections.tiles
-    rereadings = sorted(((alt_conf / tile.confidence, i, code) for i, tile in enumerate(tiles) if tile.confidence > 0
-                         for code, alt_conf in tile.alternatives if alt_conf >= MIN_RATIO * tile.confidence),
-                        key=lambda s: -s[0])[:SINGLES]
+    every = sorted(((alt_conf / tile.confidence, i, code) for i, tile in enumerate(tiles) if tile.confidence > 0
+                    for code, alt_conf in tile.alternatives if alt_conf >= MIN_RATIO * tile.confidence),
+                   key=lambda s: -s[0])
+    rereadings = every[:SINGLES]
     drops = _drops(detections)  # apart from the re-readings, so that they never crowd one out
     singles = sorted(rereadings + drops, key=lambda s: -s[0])
     if not singles:
@@ -208,7 +209,7 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     for first, second in itertools.combinations(sorted(rereadings[:PAIRS_FROM] + drops, key=lambda s: -s[0]), 2):
         if first[1] != second[1] and first[0] * second[0] >= MIN_RATIO and not {first, second} & fixing:
             attempt(first[0] * second[0], (first, second))
-    for alike in _alike_rereadings(tiles):
+    for alike in _alike_rereadings(tiles, every):
         if not set(alike) & fixing:
             attempt(math.prod(ratio for ratio, _, _ in alike), alike)
     if not found:
@@ -245,22 +246,16 @@ ALIKE_FROM = 3
 """Copies of one face read again together as another (``_alike_rereadings``): at least this many."""
 
 
-def _alike_rereadings(tiles: tuple[Any, ...]) -> list[tuple[tuple[float, int, Any], ...]]:
+def _alike_rereadings(tiles: tuple[Any, ...], rereadings: list[tuple[float, int, Any]]
+                      ) -> list[tuple[tuple[float, int, Any], ...]]:
     """Copies of one face misread alike (the detector reads look-alikes together, stop 33): for each face read on
     ``ALIKE_FROM`` or more tiles and a next reading they share, those copies read again as it, the likeliest
-    ``ALIKE_FROM`` first, then each further one; each a tuple of changes (ratio, detection, code)."""
+    ``ALIKE_FROM`` first, then each further one; each a tuple of changes (ratio, detection, code).
+    ``rereadings``: every single re-reading ``repair`` may try, likeliest first."""
     by_face: dict[tuple[Any, Any], list[tuple[float, int, Any]]] = {}
-    for i, tile in enumerate(tiles):
-        if tile.confidence <= 0:
-            continue
-        for code, alt_conf in tile.alternatives:
-            if alt_conf >= MIN_RATIO * tile.confidence:
-                by_face.setdefault((tile.code, code), []).append((alt_conf / tile.confidence, i, code))
-    found = []
-    for changes in by_face.values():
-        changes.sort(key=lambda s: -s[0])
-        found += [tuple(changes[:n]) for n in range(ALIKE_FROM, len(changes) + 1)]
-    return found
+    for change in rereadings:
+        by_face.setdefault((tiles[change[1]].code, change[2]), []).append(change)
+    return [tuple(changes[:n]) for changes in by_face.values() for n in range(ALIKE_FROM, len(changes) + 1)]
 
 
 def _drops(detections: Detections) -> list[tuple[float, int, None]]:

@@ -377,6 +377,6 @@ def test_the_detectors_hands_with_a_face_misread_alike_read_true(monkeypatch):
     for case in cases:
         reading = group(Detections.from_dict(case["detections"]))
         assert reading.hand == parse_hand(case["hand"]) and reading.questions == (), case["photo"]
-    monkeypatch.setattr(vision.repair, "_alike_rereadings", lambda tiles: [])
+    monkeypatch.setattr(vision.repair, "_alike_rereadings", lambda tiles, rereadings: [])
     for case in cases:
         assert group(Detections.from_dict(case["detections"])).hand is None, case["photo"]

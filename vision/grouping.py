@@ -181,6 +181,20 @@ class TileEvidence:
     face_down: bool = False
     on_top: bool = False
 
+    def __post_init__(self) -> None:
+        # plain Python values, whatever numpy computed them as: the reading goes out as JSON
+        for name in ("detection", "position"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or int(value) != value or value < 0:
+                raise ValueError(f"a tile's {name} must be a whole number from 0, not {value!r}")
+            object.__setattr__(self, name, int(value))
+        confidence = float(self.confidence)
+        if not 0.0 <= confidence <= 1.0:
+            raise ValueError(f"a confidence must lie in 0..1, not {self.confidence!r}")
+        object.__setattr__(self, "confidence", confidence)
+        for name in ("sideways", "face_down", "on_top"):
+            object.__setattr__(self, name, bool(getattr(self, name)))
+
     def to_dict(self) -> dict[str, Any]:
         return {"detection": self.detection, "code": self.code, "group": self.group, "position": self.position,
                 "confidence": round(self.confidence, 4), "sideways": self.sideways, "face_down": self.face_down,
@@ -193,6 +207,10 @@ class MeldEvidence:
     confidence: float
     detections: tuple[int, ...]
     how: str  # "claimed left (sideways tile first)", "concealed kong, face-down ends", ...
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "confidence", float(self.confidence))
+        object.__setattr__(self, "detections", tuple(int(i) for i in self.detections))
 
     def to_dict(self) -> dict[str, Any]:
         return {**meld_to_dict(self.meld), "confidence": round(self.confidence, 4),
@@ -910,7 +928,7 @@ def _first_sideways(places: list[_Place], offset: float) -> None:
         line = sorted((du[j], j) for j in np.flatnonzero((dv <= 0.45 * scale) & (du <= 2.6 * scale)) if j != i)
         near = [ratios[j] for _, j in line[:4]]
         if near:
-            p.sideways = ratios[i] / max(_median(near), 1e-6) >= FIRST_RATIO
+            p.sideways = bool(ratios[i] / max(_median(near), 1e-6) >= FIRST_RATIO)  # (numpy's bool is no JSON)
             p.basis = "box" if p.sideways else ""
 
 

@@ -22,7 +22,7 @@ from scorer.tiles import Tile
 from vision.classes import BACK, class_from_id, parse_class
 from vision.detections import Detection, Detections
 from vision.grouping import (APART, BACKS_APART, CONCEALED_KONG, HIDDEN_UNDER_OFFSET, LOOSE_BACK, NOT_DECLARED, TILE_TOP,
-                             Reading, group, row_angle)
+                             Reading, TileEvidence, group, row_angle)
 from vision.layout_eval import complete, errors, evaluate_folder, outcome, sidecar_detections
 
 W, H = 30.0, 40.0  # a lying tile's face in the layout's units (x along the row, y away from the player)
@@ -742,6 +742,29 @@ def test_read_and_scan_without_a_model(monkeypatch, tmp_path, capsys):
     assert cli.main(["read", str(tmp_path / "x.jpg")]) == 2
     assert cli.main(["scan", "--rules", "mcr", str(tmp_path / "x.jpg")]) == 2
     assert "No detector model" in capsys.readouterr().err
+
+
+def test_a_reading_is_plain_json():
+    """Every value of a reading is a plain Python one. Since stop 50 a standing tile's sideways flag could come out
+    as numpy's bool (a box's along/across ratio compared in numpy, ``_first_sideways``), and ``mjscan read --json``
+    and ``scan --json`` died on it with a traceback: here on the detector's enlarged reading of held-out seed 10's
+    000101 (stop 55)."""
+    from tests.vision.test_missed_tile import _detector_cases
+
+    case = next(c for c in _detector_cases("closer") if c["photo"] == "seed 10, 000101")
+    for detections in (case["detections"], case["closer"]):
+        reading = group(Detections.from_dict(detections))
+        json.loads(json.dumps(reading.to_dict()))  # the standard encoder: no numpy type passes it
+        assert all(type(t.sideways) is bool and type(t.confidence) is float for t in reading.tiles)
+
+
+def test_tile_evidence_is_validated_when_built():
+    evidence = TileEvidence(np.int64(3), "5s", "concealed", np.int64(0), np.float32(0.5), np.bool_(True))
+    assert (type(evidence.detection), type(evidence.confidence), type(evidence.sideways)) == (int, float, bool)
+    with pytest.raises(ValueError, match="confidence"):
+        TileEvidence(0, "5s", "concealed", 0, 1.5)
+    with pytest.raises(ValueError, match="position"):
+        TileEvidence(0, "5s", "concealed", -1, 0.5)
 
 
 def test_scan_answers_and_scores(monkeypatch, capsys):

@@ -111,9 +111,9 @@ def read_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> Image.Image:
         log.info("refused a damaged image: %s", error)
         raise UploadError("not_an_image", "The photo could not be read to the end: the file is damaged or "
                                           "incomplete. Take or choose the photo again.") from None
-    if upright.mode != "RGB":
-        upright = upright.convert("RGB")
-    return upright
+    from vision.crops import as_rgb  # (numpy: loaded with the first photo, not with the app)
+
+    return as_rgb(upright)  # a 16-bit grey PNG brought to 8 bits, not clipped white
 
 
 def _too_large(size: tuple[int, int] | None, max_pixels: int) -> UploadError:

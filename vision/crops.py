@@ -110,10 +110,27 @@ turning the upright crops 45 -> 22 ms a photo; the whole set's median 321 -> 317
 grey level or so of the one-step resizing. None: resized in one step."""
 
 
+WIDE_GREY_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")
+"""Pillow's modes of a grey picture with more than 8 bits a pixel (a 16-bit PNG from a scanner or an editor)."""
+
+
 def as_rgb(picture: Image.Image) -> Image.Image:
     """The picture in RGB: itself when it is already (Pillow's ``convert`` to the same mode copies the whole
-    picture; a 12-megapixel photo's nine crop batches spent 12 ms on such copies)."""
-    return picture if picture.mode == "RGB" else picture.convert("RGB")
+    picture; a 12-megapixel photo's nine crop batches spent 12 ms on such copies). A 16-bit grey picture is
+    brought to 8 bits first: Pillow's own conversion clips it (every pixel over 255 white), and the detector
+    saw a blank page.
+
+    >>> grey16 = Image.fromarray(np.full((4, 4), 40000, np.uint16))
+    >>> as_rgb(grey16).getpixel((0, 0))
+    (156, 156, 156)
+    """
+    if picture.mode == "RGB":
+        return picture
+    if picture.mode in WIDE_GREY_MODES:
+        values = np.asarray(picture, dtype=np.int64).clip(0, 65535)
+        shift = 8 if values.max(initial=0) > 255 else 0  # ("I" may hold 8-bit values too)
+        picture = Image.fromarray((values >> shift).astype(np.uint8), "L")
+    return picture.convert("RGB")
 
 
 def tile_crop(image: Image.Image, box: np.ndarray | tuple[float, float, float, float], *,

@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 
+import numpy as np
 import pytest
 from PIL import Image, ImageFile
 
@@ -110,6 +111,14 @@ def test_non_rgb_photos_reach_the_scanner_as_rgb(client, scanner):
     Image.new("L", (30, 20), 128).save(buffer, "JPEG")
     assert upload(client, buffer.getvalue()).status_code == 200
     assert scanner.modes == ["RGB", "RGB"]
+
+
+def test_a_16_bit_grey_png_keeps_its_tones():
+    """Pillow's own conversion clips a 16-bit grey picture white (stop 55): the upload brings it to 8 bits."""
+    buffer = io.BytesIO()
+    Image.fromarray(np.full((40, 60), 30000, np.uint16)).save(buffer, "PNG")
+    upright = read_photo(buffer.getvalue())
+    assert upright.mode == "RGB" and upright.getpixel((0, 0)) == (117, 117, 117)
 
 
 def test_heic_photos_are_read():

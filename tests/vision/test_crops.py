@@ -154,6 +154,25 @@ def test_as_rgb_keeps_an_rgb_picture_and_converts_the_others():
     assert as_rgb(Image.new("RGBA", (8, 6), (1, 2, 3, 4))).mode == "RGB"
 
 
+def test_a_16_bit_grey_picture_keeps_its_tones(tmp_path):
+    """A 16-bit grey PNG (a scanner's or an editor's) was converted by Pillow's clipping, every pixel over 255
+    white: the detector saw a blank page and found no tile (stop 55). Its tones now come down to 8 bits, whether
+    Pillow opens it as "I;16" or "I"."""
+    from vision.crops import as_rgb
+    from vision.detector import load_image
+
+    ramp = np.tile(np.linspace(0, 65535, 64).astype(np.uint16), (32, 1))
+    path = tmp_path / "grey16.png"
+    Image.fromarray(ramp).save(path)
+    loaded = np.asarray(load_image(path))
+    assert loaded.shape == (32, 64, 3) and loaded[0, 0, 0] == 0 and loaded[0, -1, 0] == 255
+    assert 120 <= loaded[0, 32, 0] <= 135  # the middle of the ramp is mid grey, not white
+    wide = as_rgb(Image.fromarray(ramp.astype(np.int32), "I"))
+    assert wide.getpixel((32, 0))[0] == loaded[0, 32, 0]
+    narrow = as_rgb(Image.fromarray(np.full((4, 4), 200, np.int32), "I"))  # 8-bit values held in "I"
+    assert narrow.getpixel((0, 0)) == (200, 200, 200)
+
+
 def test_a_face_many_times_the_crops_size_is_reduced_first_to_nearly_the_same_pixels(monkeypatch):
     """``REDUCING_GAP``: a face of a close-up (here 12 times the crop) is box-averaged down before it is turned and
     resized; the crops come out as the one-step resizing gives them, to a few grey levels."""

@@ -809,6 +809,10 @@ def cmd_eval_detector(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.data) or not os.path.isdir(os.path.join(args.data, "images")):
         _err(f"'{args.data}' is not a folder with images/ and labels/ (YOLO layout).")
         return EXIT_INVALID
+    if not os.path.isdir(os.path.join(args.data, "labels")):  # every photo would count as showing no tile
+        _err(f"'{args.data}' has images/ but no labels/: the detector is scored against the labels (YOLO layout, "
+             "labels/<photo>.txt).")
+        return EXIT_INVALID
     try:
         detector = _load_detector(args.model, args.conf, args.fast, args.each_alone, args.every_crop)
     except InputError as error:

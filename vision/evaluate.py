@@ -35,6 +35,7 @@ The figures:
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -419,11 +420,10 @@ def read_truth(image_path: Path) -> ImageTruth:
     width, height = upright_size(image_path)
     label = image_path.parent.parent / "labels" / (image_path.stem + ".txt")
     rows = []
-    if label.is_file():
-        for line in label.read_text().splitlines():
-            parts = line.split()
-            if len(parts) >= 5:
-                rows.append([float(v) for v in parts[:5]])
+    if label.is_file():  # (no file: a photo without tiles, as YOLO has it)
+        for number, line in enumerate(label.read_text().splitlines(), 1):
+            if line.strip():
+                rows.append(_label_row(line, f"{label.parent.name}/{label.name}, line {number}"))
     data = np.asarray(rows, dtype=np.float64).reshape(-1, 5)
     classes = data[:, 0].astype(np.int64)
     cx, cy, w, h = data[:, 1] * width, data[:, 2] * height, data[:, 3] * width, data[:, 4] * height
@@ -433,6 +433,32 @@ def read_truth(image_path: Path) -> ImageTruth:
     if sidecar.is_file():
         sideways = _sidecar_sideways(sidecar, boxes)
     return ImageTruth(boxes, classes, sideways, image_path.name)
+
+
+def _label_row(line: str, where: str) -> list[float]:
+    """One YOLO label line (``class cx cy w h``, the box in shares of the photo) as numbers; a ValueError that says
+    where and what is wrong otherwise: a line misread would score the detector against a label nobody gave.
+
+    >>> _label_row("5 0.5 0.5 0.1 0.2", "x.txt, line 1")
+    [5.0, 0.5, 0.5, 0.1, 0.2]
+    >>> _label_row("99 0.5 0.5 0.1 0.2", "x.txt, line 2")
+    Traceback (most recent call last):
+    ...
+    ValueError: x.txt, line 2: class 99 is not one of the 43 classes (0 to 42, docs/tiles-and-hands.md)
+    """
+    parts = line.split()
+    if len(parts) != 5:
+        raise ValueError(f"{where}: a label line is 'class x_centre y_centre width height' (a box), not {line.strip()!r}")
+    try:
+        values = [float(v) for v in parts]
+    except ValueError:
+        raise ValueError(f"{where}: a label line holds five numbers, not {line.strip()!r}") from None
+    if not values[0].is_integer() or not 0 <= values[0] < NUM_CLASSES:
+        raise ValueError(f"{where}: class {parts[0]} is not one of the {NUM_CLASSES} classes (0 to {NUM_CLASSES - 1}, "
+                         "docs/tiles-and-hands.md)")
+    if not all(math.isfinite(v) and 0.0 <= v <= 1.0 for v in values[1:]):
+        raise ValueError(f"{where}: a box is given in shares of the photo, each from 0 to 1, not {line.strip()!r}")
+    return values
 
 
 def _sidecar_sideways(sidecar: Path, boxes: np.ndarray) -> np.ndarray | None:

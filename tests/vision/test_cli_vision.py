@@ -107,6 +107,34 @@ def test_eval_detector_on_a_folder(cli, fake_model, tmp_path):
     assert missing.status == 2 and "nope.txt" in missing.err and "Traceback" not in missing.err
 
 
+@pytest.mark.parametrize("line, said", [
+    ("99 0.5 0.5 0.1 0.1", "class 99 is not one of the 43 classes"),
+    ("3 0.5 0.5 0.1", "a label line is 'class x_centre y_centre width height'"),
+    ("3 0.5 0.5 0.1 0.1 0.2 0.3 0.4 0.5", "a label line is"),  # an oriented box or a polygon: boxes only
+    ("3 0.5 0.5 wide 0.1", "five numbers"),
+    ("3 0.5 1.5 0.1 0.1", "each from 0 to 1"),
+    ("3.5 0.5 0.5 0.1 0.1", "class 3.5"),
+])
+def test_eval_detector_refuses_a_label_it_cannot_read(cli, fake_model, tmp_path, line, said):
+    """A label line read wrong, or skipped, would score the detector against labels nobody gave: until stop 55 a
+    class out of range or a short line was dropped silently."""
+    data = tmp_path / "set"
+    (data / "images").mkdir(parents=True)
+    (data / "labels").mkdir()
+    photo_with_boxes(640, 480, BOXES).save(data / "images" / "x.png")
+    (data / "labels" / "x.txt").write_text("3 0.2 0.2 0.1 0.1\n\n" + line + "\n")
+    run = cli("eval-detector", str(data), "--out", str(tmp_path / "report"))
+    assert run.status == 2 and said in run.err and "x.txt, line 3" in run.err and "Traceback" not in run.err
+
+
+def test_eval_detector_refuses_a_folder_without_labels(cli, fake_model, tmp_path):
+    data = tmp_path / "set"
+    (data / "images").mkdir(parents=True)
+    photo_with_boxes(640, 480, BOXES).save(data / "images" / "x.png")
+    run = cli("eval-detector", str(data), "--out", str(tmp_path / "report"))
+    assert run.status == 2 and "no labels/" in run.err and "Traceback" not in run.err
+
+
 def test_eval_detector_each_alone_turns_the_look_alike_reading_off(monkeypatch):
     """``--each-alone`` builds the detector with ``share_readings`` off (``vision.sibling_readings``)."""
     from mjscan import cli
@@ -141,6 +169,7 @@ def test_eval_detector_refuses_a_folder_without_images(cli, fake_model, tmp_path
     run = cli("eval-detector", str(tmp_path))
     assert run.status == 2 and "images/" in run.err
     (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
     run = cli("eval-detector", str(tmp_path), "--out", str(tmp_path / "r"))
     assert run.status == 2 and "no photos" in run.err
 

@@ -1221,23 +1221,21 @@ def _hidden_under(places: list[_Place], groups: list[list[int]]) -> None:
                 or len({places[k].det.code for k in g}) != 1:
             continue
         order = sorted(g, key=lambda k: places[k].u)
-        size = float(np.median([places[k].box_size for k in g]))
-        offsets = []
-        for k in order:
-            a, c = (places[j].centre for j in order if j != k)
-            line = c - a
-            norm = float(np.linalg.norm(line))
-            if norm < 1e-6:
-                break
-            d = places[k].centre - a
-            offsets.append(abs(float(d[0] * line[1] - d[1] * line[0])) / norm / max(size, 1e-6))
-        else:
-            end = int(np.argmax(offsets))
-            if end != 1 and offsets[end] >= HIDDEN_UNDER_OFFSET:
-                for k in order:
-                    places[k].sideways = k == order[end]
-                places[order[end]].hidden_under = True
-                places[order[end]].basis = "hidden"
+        size = max(float(np.median([places[k].box_size for k in g])), 1e-6)
+        offsets = [_off_line(places[k].centre, *(places[j].centre for j in order if j != k)) / size for k in order]
+        end = int(np.argmax(offsets))
+        if end != 1 and offsets[end] >= HIDDEN_UNDER_OFFSET:
+            for k in order:
+                places[k].sideways = k == order[end]
+            places[order[end]].hidden_under = True
+            places[order[end]].basis = "hidden"
+
+
+def _off_line(point: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """How far ``point`` lies from the line through ``a`` and ``b`` (0 where they coincide: no line)."""
+    line = b - a
+    norm = float(np.linalg.norm(line))
+    return 0.0 if norm < 1e-6 else abs(float((point - a)[0] * line[1] - (point - a)[1] * line[0])) / norm
 
 
 def _line_offset(places: list[_Place], row: list[int], k: int) -> float:

@@ -635,10 +635,6 @@ def _err(message: str) -> None:
     sys.stderr.write(f"mjscan: {message}\n")
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # --------------------------------------------------------------------------------------------------
 # mjscan detect, mjscan train, mjscan eval-detector (vision/; onnxruntime, ultralytics only for train)
 
@@ -1190,3 +1186,7 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
         for name, report in reports.items():
             sys.stdout.write(report.summary(titles[name]) + "\n")
     return EXIT_OK
+
+
+if __name__ == "__main__":  # (last: ``python -m mjscan.cli`` runs main once every command is defined)
+    sys.exit(main())

@@ -363,6 +363,14 @@ def test_python_m_mjscan_scores():
     assert "Pure Straight" in done.stdout and "Total" in done.stdout
 
 
+def test_python_m_mjscan_cli_runs_every_command():
+    """``python -m mjscan.cli`` ran main before the vision commands were defined (a NameError, stop 55)."""
+    done = subprocess.run([sys.executable, "-m", "mjscan.cli", "score", "--notation", STRAIGHT_NOTATION],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Pure Straight" in done.stdout and "Traceback" not in done.stderr
+
+
 def test_python_m_mjscan_bad_input_exit_2_without_traceback(straight_hand):
     done = run_module("score", "-", stdin='{"concealed": ')
     assert done.returncode == 2 and "Traceback" not in done.stderr and "not valid JSON" in done.stderr

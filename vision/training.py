@@ -39,6 +39,12 @@ def repo_root(start: Path) -> Path:
     return Path.cwd()
 
 
+DETECTOR_TASK = "detector"
+"""A recipe without ``task`` trains the localiser (ultralytics)."""
+TASKS = (DETECTOR_TASK, "classifier", "classifier-average", "bonus-reader", "axis-reader")
+"""What a recipe's ``task`` may name (``train`` dispatches on it)."""
+
+
 def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -52,6 +58,9 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
         config = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise TrainingError(f"The config '{path}' is not valid YAML: {error}") from None
+    if isinstance(config, dict) and config.get("task", DETECTOR_TASK) not in TASKS:
+        raise TrainingError(f"The config '{path}' names the task {config['task']!r}: choose one of "
+                            f"{', '.join(TASKS)} (none: {DETECTOR_TASK}).")
     if isinstance(config, dict) and config.get("task") == "classifier-average":
         if not isinstance(config.get("average"), list) or len(config["average"]) < 2:
             raise TrainingError(f"The config '{path}' (task: classifier-average) needs 'average': a list of two or "
@@ -61,6 +70,9 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
             "model" not in config and config.get("task") not in ("classifier", "bonus-reader", "axis-reader")):
         raise TrainingError(f"The config '{path}' needs at least 'model' and 'data' keys "
                             "('data' alone with 'task: classifier', 'bonus-reader' or 'axis-reader').")
+    if not isinstance(config["data"], dict):  # (its sets, real photos and crops are named under it)
+        raise TrainingError(f"The config '{path}' gives 'data' as {config['data']!r}: it must be a mapping of the "
+                            "training sets (see configs/).")
     return config
 
 

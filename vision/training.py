@@ -211,7 +211,12 @@ def generated_sets(root: Path, data: dict[str, Any]) -> list[Path]:
 def synthetic_specs(data: dict[str, Any]) -> list[dict[str, Any]]:
     """``data.synthetic`` as a list: a recipe may name one rendered set or a list of them."""
     specs = data.get("synthetic") or []
-    return specs if isinstance(specs, list) else [specs]
+    specs = specs if isinstance(specs, list) else [specs]
+    for spec in specs:
+        if not isinstance(spec, dict):
+            raise TrainingError(f"data.synthetic names a rendered set as a mapping (out, count, seed, ...; see "
+                                f"configs/), not {spec!r}.")
+    return specs
 
 
 def synthetic_sets(root: Path, data: dict[str, Any]) -> list[Path]:

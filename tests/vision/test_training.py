@@ -37,6 +37,14 @@ def test_load_config_refusals(tmp_path):
         load_config(flat)
 
 
+def test_a_rendered_set_that_is_no_mapping_is_refused():
+    from vision.training import synthetic_specs
+
+    assert synthetic_specs({"synthetic": {"out": "data/s", "count": 5}}) == [{"out": "data/s", "count": 5}]
+    with pytest.raises(TrainingError, match="data.synthetic names a rendered set as a mapping"):
+        synthetic_specs({"synthetic": 5})
+
+
 def test_every_shipped_recipe_loads():
     pytest.importorskip("yaml")
     recipes = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))

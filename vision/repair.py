@@ -243,19 +243,29 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
 
 
 ALIKE_FROM = 3
-"""Copies of one face read again together as another (``_alike_rereadings``): at least this many."""
+"""Copies of one face read again together as another (``_alike_rereadings``): at least this many ..."""
+ALIKE_UP_TO = 4
+"""... and at most this many: a set holds four copies of each face, so no more can be read again as one. (Without
+the bound, a photo of many hands, where a face is read on a dozen tiles, was regrouped once for every count of its
+copies: 102 tiles took 7.8 s, stop 55.)"""
+ALIKE_TRIES = 8
+"""At most this many such re-readings are tried, the likeliest first (each regroups the photo: a reading sent to
+the server with hundreds of tiles and next readings must not cost minutes)."""
 
 
 def _alike_rereadings(tiles: tuple[Any, ...], rereadings: list[tuple[float, int, Any]]
                       ) -> list[tuple[tuple[float, int, Any], ...]]:
     """Copies of one face misread alike (the detector reads look-alikes together, stop 33): for each face read on
     ``ALIKE_FROM`` or more tiles and a next reading they share, those copies read again as it, the likeliest
-    ``ALIKE_FROM`` first, then each further one; each a tuple of changes (ratio, detection, code).
+    ``ALIKE_FROM`` first, then each further one up to ``ALIKE_UP_TO``; each a tuple of changes (ratio, detection,
+    code); the ``ALIKE_TRIES`` likeliest of them (by the product of their ratios).
     ``rereadings``: every single re-reading ``repair`` may try, likeliest first."""
     by_face: dict[tuple[Any, Any], list[tuple[float, int, Any]]] = {}
     for change in rereadings:
         by_face.setdefault((tiles[change[1]].code, change[2]), []).append(change)
-    return [tuple(changes[:n]) for changes in by_face.values() for n in range(ALIKE_FROM, len(changes) + 1)]
+    tries = [tuple(changes[:n]) for changes in by_face.values()
+             for n in range(ALIKE_FROM, min(len(changes), ALIKE_UP_TO) + 1)]
+    return sorted(tries, key=lambda changes: -math.prod(ratio for ratio, _, _ in changes))[:ALIKE_TRIES]
 
 
 def _drops(detections: Detections) -> list[tuple[float, int, None]]:

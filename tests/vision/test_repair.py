@@ -365,6 +365,19 @@ def test_three_copies_of_a_face_misread_alike_are_read_again_together():
     assert group(two).hand is None and group(two).corrections == ()
 
 
+def test_no_more_than_four_copies_are_read_again_together():
+    """A set has four copies of a face: a photo of many hands, where a face is read on a dozen tiles, tried every
+    count of its copies up to all of them (102 tiles: 208 groupings, 7.8 s; stop 55). Three, then four."""
+    from vision.repair import ALIKE_UP_TO, _alike_rereadings
+
+    truth = scene([(0, "3m 3m 3m 5m 5m 6p 7p 8p 9p 9p 9p 5s 5s | 5m")])
+    many = Detections(truth.width, truth.height, truth.tiles * 4)  # twelve 3m (their places do not matter here)
+    changes = [(0.5, i, Tile.parse("5m")) for i, t in enumerate(many.tiles) if t.code_str == "3m"]
+    assert len(changes) == 12
+    tried = _alike_rereadings(many.tiles, changes)
+    assert ALIKE_UP_TO == 4 and sorted(len(t) for t in tried) == [3, 4]
+
+
 def test_the_detectors_hands_with_a_face_misread_alike_read_true(monkeypatch):
     """Two held-out photos (seed 10) whose every 5m the shipped detector read as 3m: asked about with no choices
     before stop 54, read exactly now; with the alike re-readings off, asked again."""

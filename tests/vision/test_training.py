@@ -18,23 +18,14 @@ def test_load_config_refusals(tmp_path):
     pytest.importorskip("yaml")
     with pytest.raises(TrainingError, match="Cannot read"):
         load_config(tmp_path / "none.yaml")
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("model: [unclosed\n")
-    with pytest.raises(TrainingError, match="not valid YAML"):
-        load_config(bad)
-    thin = tmp_path / "thin.yaml"
-    thin.write_text("imgsz: 320\n")
-    with pytest.raises(TrainingError, match="'model' and 'data'"):
-        load_config(thin)
-    # until stop 55 these two ran into a traceback (an unknown task trained a localiser; 'data' as a string)
-    unknown = tmp_path / "unknown.yaml"
-    unknown.write_text("task: nope\nmodel: x\ndata: {}\n")
-    with pytest.raises(TrainingError, match="names the task 'nope'"):
-        load_config(unknown)
-    flat = tmp_path / "flat.yaml"
-    flat.write_text("model: yolo11n.yaml\ndata: y\n")
-    with pytest.raises(TrainingError, match="'data' as 'y'"):
-        load_config(flat)
+    # the last two ran into a traceback until stop 55 (an unknown task trained a localiser; 'data' as a string)
+    for text, said in (("model: [unclosed\n", "not valid YAML"), ("imgsz: 320\n", "'model' and 'data'"),
+                       ("task: nope\nmodel: x\ndata: {}\n", "names the task 'nope'"),
+                       ("model: yolo11n.yaml\ndata: y\n", "'data' as 'y'")):
+        recipe = tmp_path / "recipe.yaml"
+        recipe.write_text(text)
+        with pytest.raises(TrainingError, match=said):
+            load_config(recipe)
 
 
 def test_a_rendered_set_that_is_no_mapping_is_refused():

@@ -1194,7 +1194,7 @@ def _detach_on_top(places: list[_Place], groups: list[list[int]]) -> list[list[i
                 # pair itself, one off the other's line, and two neighbours along the row would look "across"
                 continue
             d = places[b].centre - places[a].centre
-            du, dv = abs(float(d @ line)), abs(float(d[0] * line[1] - d[1] * line[0]))
+            du, dv = abs(float(d @ line)), _off_line(places[b].centre, places[a].centre, places[a].centre + line)
             size = (places[a].box_size + places[b].box_size) / 2
             offs = [_line_offset(places, [o1, o2], k) for k in (a, b)]
             if dv > 1.5 * du and ON_TOP_OFFSET * size <= dv <= 1.2 * size and max(offs) >= ON_TOP_OFFSET / 3:

@@ -1460,6 +1460,52 @@ def test_axes_that_do_not_single_out_one_tile_leave_the_claim_asked(angle):
     assert reading.questions == () and notation(reading) == norm("123m 456p 789s 9p [55'5s] +9p")
 
 
+@pytest.mark.parametrize("angle", [20, 37, 135, 200])
+def test_no_tile_lies_sideways_where_every_faces_print_runs_across_the_row(angle, monkeypatch):
+    """A group whose boxes or spacing mark a sideways tile while every face's axis runs across the row (stop 56,
+    ``UPRIGHT_AXES``): its print says it stands like the others, so the group shows no claim. A pung set apart beyond
+    the row is then asked about (whose discard, or not declared), not read as claimed from the left; a row's end split
+    off by a wide box joins the row again. With the axis of that tile along the row it is the sideways one."""
+    import vision.grouping
+
+    pung = scene([(0, ROW + " | 9p"), (MELD_Y, "5z' 5z 5z")], angle=angle)
+    wide = next(i for i, t in enumerate(pung.tiles) if t.sideways)
+    reading = group(_with_axes(pung, pung, angle))
+    assert reading.questions == () and notation(reading) == norm("123m 456p 789s 9p [5'55z] +9p")
+    across = _with_axes(pung, pung, angle, moved={wide: 90.0})
+    reading = group(across)
+    assert [q.id for q in reading.questions] == ["claim-5z"]
+    assert reading.hand.melds[0].claimed is None
+
+    row_end = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 9p . 1z 1z 1z' | 9p")], angle=angle)
+    end = _with_axes(row_end, row_end, angle, moved={next(i for i, t in enumerate(row_end.tiles) if t.sideways): 90.0})
+    reading = group(end)
+    assert reading.questions == () and notation(reading) == norm("123m 456p 789s 9p 111z +9p")
+
+    monkeypatch.setattr(vision.grouping, "UPRIGHT_AXES", float("inf"))  # the rule off: the geometry's mark stands
+    assert notation(group(across)) == norm("123m 456p 789s 9p [5'55z] +9p")
+    assert [q.id for q in group(end).questions] == ["winning-tile"]
+
+
+def test_the_detectors_row_ends_split_off_as_melds_rejoin_the_row_when_their_prints_stand(monkeypatch):
+    """Held-out seed 21's 000009 and 000059, the shipped detector's detections: each standing row, seen steeply, split
+    at its far end (a gap just over ``GAP``), and the three tiles there were read as a chow claimed from an end (a box
+    or a spacing a little wider), silently wrong. Every one of their faces' axes lies 73 degrees or more from the row:
+    no tile lies sideways, and the row reads whole."""
+    import vision.grouping
+    from tests.vision.test_missed_tile import _detector_cases
+
+    cases = _detector_cases("upright_axes")
+    assert len(cases) == 2
+    for case in cases:
+        reading = group(Detections.from_dict(case["detections"]))
+        assert reading.questions == () and notation(reading) == norm(case["hand"]), case["photo"]
+    monkeypatch.setattr(vision.grouping, "UPRIGHT_AXES", float("inf"))
+    for case in cases:
+        reading = group(Detections.from_dict(case["detections"]))
+        assert len(reading.hand.melds) == len(parse_hand(case["hand"]).melds) + 1, case["photo"]
+
+
 DETECTOR_TOP_CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "grouping"
                                  / "detector-top-cases.json").read_text())
 

@@ -895,6 +895,9 @@ def _add_grouping(commands: Any) -> None:
     scan.add_argument("--conf", type=float, default=None, metavar="C", help="confidence threshold (default 0.25)")
     scan.add_argument("--answer", action="append", default=[], metavar="ID=CHOICE",
                       help="answer one of the reading's questions (repeat for several)")
+    scan.add_argument("--no-input", action="store_true",
+                      help="never ask the open questions at the terminal: name them and exit with status 2, as "
+                           "without a terminal")
     for flag in _CONTEXT_FLAGS:
         scan.add_argument(f"--{flag.replace('_', '-')}", action="store_true", dest=flag,
                           help=f"context: {flag}")
@@ -975,8 +978,9 @@ def _read_photo(args: argparse.Namespace) -> tuple[Any, Any, Any] | None:
     return image, detections, reading
 
 
-def format_reading(reading: Any) -> str:
-    """The hand in notation, each tile with its confidence, and the open questions."""
+def format_reading(reading: Any, questions: bool = True) -> str:
+    """The hand in notation, each tile with its confidence, and the open questions (unless ``questions`` is
+    false: they are about to be asked one at a time)."""
     from scorer.notation import format_hand
 
     lines = [f"hand: {format_hand(reading.hand)}" if reading.hand is not None else "hand: (not read)"]
@@ -993,7 +997,7 @@ def format_reading(reading: Any) -> str:
             else f"its confidence {fix.ratio:.2f} of the first reading's"
         lines.append(f"  read again: detection {fix.detection}, {fix.describe()} ({why})")
     lines += [f"note: {note}" for note in reading.notes]
-    for q in reading.questions:
+    for q in reading.questions if questions else ():
         lines.append(f"question {q.id}: {q.text}")
         for n, choice in enumerate(q.choices, 1):
             lines.append(f"    {n}) {choice.label}")
@@ -1041,6 +1045,11 @@ def _parse_answers(items: list[str]) -> dict[str, str]:
     return answers
 
 
+def _at_a_terminal() -> bool:
+    """Whether a person runs the command: its input and output are a terminal (not a pipe, a file or a test)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def cmd_scan(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -1065,6 +1074,14 @@ def cmd_scan(args: argparse.Namespace) -> int:
     except ValueError as error:
         _err(str(error))
         return EXIT_INVALID
+    if (hand is None or open_questions) and not args.json and not args.no_input and _at_a_terminal():
+        from mjscan.asking import as_options, ask_open_questions
+
+        sys.stdout.write(format_reading(reading, questions=False))
+        told = ask_open_questions(reading, answers, input, sys.stderr.write)
+        hand, open_questions = reading.answer(told)
+        if told != answers:
+            _err(f"to give the same answers without being asked: {as_options(told)}")
     if hand is None or open_questions:
         if args.json:
             _print_json({"detection": detections.to_dict(), "reading": reading.to_dict(), "hand": None, "score": None})

@@ -803,6 +803,36 @@ def test_scan_answers_and_scores(monkeypatch, capsys):
     assert set(out) == {"detection", "reading"} and out["reading"]["questions"][0]["id"] == "winning-tile"
 
 
+def test_scan_at_a_terminal_asks_the_open_questions(monkeypatch, capsys):
+    """Run by a person (a terminal), ``mjscan scan`` asks each open question, as the page does, and scores the hand
+    once they are answered; an answer that is no choice is said so and asked again; the answers are printed as the
+    options that give them without asking. ``--no-input``, ``--json`` or no terminal: the questions are named and the
+    exit status is 2, as before."""
+    from mjscan import cli
+
+    pung = scene([(0, ROW + " | 9p"), (MELD_Y, "5z 5z 5z")])  # no sideways tile shows: whose discard is asked
+    monkeypatch.setattr(cli, "_read_photo", lambda args: (None, pung, group(pung)))
+    monkeypatch.setattr(cli, "_at_a_terminal", lambda: True)
+    replies = iter(["9", "acr"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(replies))
+    assert cli.main(["scan", "--rules", "mcr", "photo.jpg"]) == 0
+    out, err = capsys.readouterr()
+    assert "question claim-5z" in err and "'9' is not a choice of question 'claim-5z'" in err
+    assert "--answer claim-5z=across" in err
+    answered = norm("123m 456p 789s 9p [55'5z] +9p")
+    assert out.startswith("hand: ") and f"hand: {answered}" in out  # the reading first, then the scored hand
+
+    def stop(prompt):
+        raise EOFError  # the input ends (Ctrl-D): nothing is scored
+    monkeypatch.setattr("builtins.input", stop)
+    assert cli.main(["scan", "--rules", "mcr", "photo.jpg"]) == 2
+    assert "answer them with --answer" in capsys.readouterr().err
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("asked with --no-input or --json"))
+    for quiet in (["--no-input"], ["--json"]):
+        assert cli.main(["scan", "--rules", "mcr", *quiet, "photo.jpg"]) == 2
+        assert "claim-5z" in capsys.readouterr().out
+
+
 def test_eval_grouping_command(rendered, capsys):
     from mjscan import cli
 

@@ -1074,9 +1074,10 @@ wrong; 25 / 25 in 1,316, and read 3 hands fewer)."""
 UPRIGHT_AXES = 60.0
 """A group of 3 or 4 whose every face's axis lies at least this many degrees from its row's direction shows no
 sideways tile (``_all_upright``; stop 56). On the detector's readings of the 1,600 held-out meld scenes (seeds 10, 12
-and 17-22), of the 1,620 exposed melds whose every axis was known, 2 had none within 60 degrees of the row (their
-sideways tiles' axes misread, at 65 and 80 degrees); groups of the standing row split off and read as melds had all
-theirs at 73 degrees or more. At 45 one more right hand was asked about; at 75 one of the two silent errors stayed."""
+and 17-22), of the 1,616 true exposed melds whose every axis was known, 2 had none within 60 degrees of the row (their
+sideways tiles' prints misread, at 65 and 80 degrees), and 9 of the 12 pieces of standing rows split off had all theirs
+60 degrees or more off (the two read as claimed chows, silently wrong, at 73 and 88). At 45 one more right hand was
+asked about; at 75 one of the two silent errors stayed."""
 
 
 def _all_upright(places: list[_Place], g: list[int]) -> bool:

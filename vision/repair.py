@@ -209,9 +209,9 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     for first, second in itertools.combinations(sorted(rereadings[:PAIRS_FROM] + drops, key=lambda s: -s[0]), 2):
         if first[1] != second[1] and first[0] * second[0] >= MIN_RATIO and not {first, second} & fixing:
             attempt(first[0] * second[0], (first, second))
-    for alike in _alike_rereadings(tiles, every):
+    for likelihood, alike in _alike_rereadings(tiles, every):
         if not set(alike) & fixing:
-            attempt(math.prod(ratio for ratio, _, _ in alike), alike)
+            attempt(likelihood, alike)
     if not found:
         return reading
     ranked = sorted(found.values(), key=lambda f: -f[0])
@@ -254,18 +254,18 @@ the server with hundreds of tiles and next readings must not cost minutes)."""
 
 
 def _alike_rereadings(tiles: tuple[Any, ...], rereadings: list[tuple[float, int, Any]]
-                      ) -> list[tuple[tuple[float, int, Any], ...]]:
+                      ) -> list[tuple[float, tuple[tuple[float, int, Any], ...]]]:
     """Copies of one face misread alike (the detector reads look-alikes together, stop 33): for each face read on
     ``ALIKE_FROM`` or more tiles and a next reading they share, those copies read again as it, the likeliest
     ``ALIKE_FROM`` first, then each further one up to ``ALIKE_UP_TO``; each a tuple of changes (ratio, detection,
-    code); the ``ALIKE_TRIES`` likeliest of them (by the product of their ratios).
+    code) with its likelihood (the product of their ratios); the ``ALIKE_TRIES`` likeliest of them.
     ``rereadings``: every single re-reading ``repair`` may try, likeliest first."""
     by_face: dict[tuple[Any, Any], list[tuple[float, int, Any]]] = {}
     for change in rereadings:
         by_face.setdefault((tiles[change[1]].code, change[2]), []).append(change)
-    tries = [tuple(changes[:n]) for changes in by_face.values()
+    tries = [(math.prod(ratio for ratio, _, _ in changes[:n]), tuple(changes[:n])) for changes in by_face.values()
              for n in range(ALIKE_FROM, min(len(changes), ALIKE_UP_TO) + 1)]
-    return sorted(tries, key=lambda changes: -math.prod(ratio for ratio, _, _ in changes))[:ALIKE_TRIES]
+    return sorted(tries, key=lambda entry: -entry[0])[:ALIKE_TRIES]
 
 
 def _drops(detections: Detections) -> list[tuple[float, int, None]]:

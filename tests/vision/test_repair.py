@@ -375,7 +375,8 @@ def test_no_more_than_four_copies_are_read_again_together():
     changes = [(0.5, i, Tile.parse("5m")) for i, t in enumerate(many.tiles) if t.code_str == "3m"]
     assert len(changes) == 12
     tried = _alike_rereadings(many.tiles, changes)
-    assert ALIKE_UP_TO == 4 and sorted(len(t) for t in tried) == [3, 4]
+    assert ALIKE_UP_TO == 4 and sorted(len(changes) for _, changes in tried) == [3, 4]
+    assert [likelihood for likelihood, _ in tried] == [0.5 ** 3, 0.5 ** 4]  # the likeliest first
 
 
 def test_the_detectors_hands_with_a_face_misread_alike_read_true(monkeypatch):

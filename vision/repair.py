@@ -187,8 +187,13 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     left_out = len(reading.ignored) if second_flowers(reading) else None
     found: dict[Hand, tuple[float, tuple[tuple[float, int, Any], ...], Any]] = {}
     fixing: set[tuple[float, int, Any]] = set()  # single re-readings that make a winning hand on their own
+    tries = _tries(len(tiles))
 
     def attempt(likelihood: float, changes: tuple[tuple[float, int, Any], ...]) -> bool:
+        nonlocal tries
+        if tries <= 0:  # the likeliest re-readings come first: what the budget cuts is the least likely
+            return False
+        tries -= 1
         changed = list(tiles)
         for _, i, code in changes:
             if code is not None:
@@ -240,6 +245,24 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
     # each choice is a whole hand: it answers them
     kept = tuple(q for q in reading.questions if not (_misread(q) or _no_winning_choice(q)))
     return replace(reading, questions=kept + (question,))
+
+
+REREAD_WORK = 4000
+"""At most this many detections regrouped in all by one repair (``_tries``): each re-reading groups every detection of
+the photo again, at a cost that grows faster than their count, so a photo of many tiles gets fewer re-readings. A hand
+photo's (real val: 55 detections at most; the held-out meld scenes: under 50) get all of theirs (up to 59: ``SINGLES``,
+``DROPS``, the pairs among ``PAIRS_FROM`` and ``ALIKE_TRIES``), while 400 tiles in rows of random faces with random
+next readings (the server's cap, ``server.scanning``) took 27-30 s to group before the bound (59 re-readings; stop 56,
+``runs/s56/big_group.py``)."""
+
+
+def _tries(detections: int) -> int:
+    """How many re-readings one repair may try for a photo of this many detections (``REREAD_WORK``).
+
+    >>> _tries(40), _tries(60), _tries(150), _tries(400), _tries(0)
+    (100, 66, 26, 10, 4000)
+    """
+    return REREAD_WORK // max(detections, 1)
 
 
 ALIKE_FROM = 3

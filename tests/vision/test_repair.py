@@ -394,3 +394,45 @@ def test_the_detectors_hands_with_a_face_misread_alike_read_true(monkeypatch):
     monkeypatch.setattr(vision.repair, "_alike_rereadings", lambda tiles, rereadings: [])
     for case in cases:
         assert group(Detections.from_dict(case["detections"])).hand is None, case["photo"]
+
+
+def test_a_photo_of_many_tiles_gets_fewer_rereadings():
+    """Each re-reading groups every detection again: 400 tiles of random faces in rows (the server's cap) took 27-30 s
+    with all 59 re-readings (stop 56). One repair regroups ``REREAD_WORK`` detections at most, the likeliest
+    re-readings first; a hand's photo keeps all of its own."""
+    import random
+
+    import vision.grouping
+    import vision.repair
+    from vision.classes import class_from_id
+    from vision.detections import Detection
+    from vision.repair import REREAD_WORK, repair
+
+    rng = random.Random(0)
+    tiles = []
+    for k in range(200):
+        row, col = divmod(k, 14)
+        code = class_from_id(rng.randint(0, 33))
+        nexts = {class_from_id(rng.randint(0, 33)) for _ in range(3)} - {code}
+        tiles.append(Detection(code, (40 + col * 52, 40 + row * 90, 88 + col * 52, 106 + row * 90), 0.6, False,
+                               alternatives=tuple((other, 0.3) for other in nexts)))
+    many = Detections(1000, 1500, tuple(tiles))
+    reads = []
+
+    def counted(detections, dropped):
+        reads.append(len(detections.tiles))
+        return vision.grouping._group(detections, frozenset(), dropped)
+
+    first = vision.grouping._group(many, frozenset())
+    assert vision.repair.needs_repair(first)
+    repair(many, first, counted)
+    assert len(reads) == REREAD_WORK // 200 == 20
+    # a hand a tile misread: every re-reading the repair has is tried (60 at most, far under the bound)
+    truth = scene([(0, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 5z")])
+    misread = Detections(truth.width, truth.height, tuple(
+        replace(t, code=Tile.parse("6z"), confidence=0.5, alternatives=((Tile.parse("5z"), 0.4),))
+        if n == 12 else t for n, t in enumerate(truth.tiles)))
+    reads.clear()
+    fixed = repair(misread, group(misread, reread=False), counted)
+    assert format_hand(fixed.hand).split(" |")[0] == norm("123m 456p 789s 11z 55z +5z") and len(reads) >= 1
+    assert vision.repair._tries(len(misread.tiles)) > 60

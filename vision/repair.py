@@ -250,7 +250,7 @@ def repair(detections: Detections, reading: Any, read: Callable[[Detections, fro
 REREAD_WORK = 4000
 """At most this many detections regrouped in all by one repair (``_tries``): each re-reading groups every detection of
 the photo again, at a cost that grows faster than their count, so a photo of many tiles gets fewer re-readings. A hand
-photo's (real val: 55 detections at most; the held-out meld scenes: under 50) get all of theirs (up to 59: ``SINGLES``,
+photo's (real val: 55 detections at most; the held-out meld scenes: 24) get all of theirs (up to 59: ``SINGLES``,
 ``DROPS``, the pairs among ``PAIRS_FROM`` and ``ALIKE_TRIES``), while 400 tiles in rows of random faces with random
 next readings (the server's cap, ``server.scanning``) took 27-30 s to group before the bound (59 re-readings; stop 56,
 ``runs/s56/big_group.py``)."""

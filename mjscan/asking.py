@@ -54,20 +54,14 @@ def ask_open_questions(reading: Any, answers: dict[str, str], read_line: Callabl
             if not reply:
                 return answers
             try:
-                reading.answer({**answers, question.id: reply})
+                # the choice's label, not the number or start typed: the options printed for next time say it
+                label = question.pick(reply).label
+                reading.answer({**answers, question.id: label})  # with the others (face-down kongs: a valid set)
             except ValueError as error:
                 write(f"{error}\n")
                 continue
-            answers[question.id] = _label(question, reply)
+            answers[question.id] = label
             break
-
-
-def _label(question: Any, reply: str) -> str:
-    """The label of the choice a reply picks (its number or a label's start stands for it), so that the options
-    printed for next time say what was chosen."""
-    from vision.grouping import _pick
-
-    return _pick(question, reply).label
 
 
 def as_options(answers: dict[str, str]) -> str:

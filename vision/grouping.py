@@ -168,6 +168,21 @@ class Question:
                 return choice
         return None
 
+    def pick(self, text: str) -> Choice:
+        """The choice a player's answer names: its number from 1, its label, or the start of exactly one label
+        (any case). Raises ValueError, naming the choices, for any other answer."""
+        text = str(text).strip()
+        if text.isdigit() and 1 <= int(text) <= len(self.choices):
+            return self.choices[int(text) - 1]
+        named = self.choice(text)
+        if named is not None:
+            return named
+        starts = [c for c in self.choices if c.label.lower().startswith(text.lower())] if text else []
+        if len(starts) == 1:
+            return starts[0]
+        raise ValueError(f"{text!r} is not a choice of question {self.id!r}: "
+                         + ", ".join(f"{i + 1}) {c.label}" for i, c in enumerate(self.choices)))
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "text": self.text, "choices": [c.to_dict() for c in self.choices]}
 
@@ -299,7 +314,7 @@ class Reading:
         questions add up whatever order the questions come in."""
         hand = self.hand
         open_questions = [q for q in self.questions if q.id not in answers]
-        picked = [(q, _pick(q, answers[q.id])) for q in self.questions if q.id in answers]
+        picked = [(q, q.pick(answers[q.id])) for q in self.questions if q.id in answers]
         if self.face_down_kongs is not None:  # two or more face-down kongs: the hand once each is answered
             kong_ids = face_down_kong_ids(sum(m is None for m in self.face_down_kongs.melds))
             told = {q.id: choice.label for q, choice in picked if q.id in kong_ids}
@@ -359,20 +374,6 @@ class Reading:
                 "confidence": round(self.confidence, 4),
                 "notes": list(self.notes),
                 "corrections": [c.to_dict() for c in self.corrections]}
-
-
-def _pick(q: Question, text: str) -> Choice:
-    text = str(text).strip()
-    if text.isdigit() and 1 <= int(text) <= len(q.choices):
-        return q.choices[int(text) - 1]
-    for choice in q.choices:
-        if choice.label == text:
-            return choice
-    starts = [c for c in q.choices if c.label.lower().startswith(text.lower())] if text else []
-    if len(starts) == 1:
-        return starts[0]
-    raise ValueError(f"{text!r} is not a choice of question {q.id!r}: "
-                     + ", ".join(f"{i + 1}) {c.label}" for i, c in enumerate(q.choices)))
 
 
 def _with_flower(hand: Hand, flower: Tile) -> Hand:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from scorer.tiles import ALL_TILES
+from vision.detections import yolo_line  # vision's label format (what the detector's tools read)
 
 BACK = "back"
 CLASS_NAMES: tuple[str, ...] = tuple(t.code for t in ALL_TILES) + (BACK,)
@@ -24,13 +25,6 @@ _IDS = {name: i for i, name in enumerate(CLASS_NAMES)}
 def class_id(code: str) -> int:
     """The detector class id of a tile code, or of ``back`` (a face-down tile)."""
     return _IDS[code]
-
-
-def yolo_line(cls: int, box: tuple[float, float, float, float], width: int, height: int) -> str:
-    """One YOLO label line: ``class cx cy w h`` with the box (x1, y1, x2, y2 in pixels) normalised."""
-    x1, y1, x2, y2 = box
-    return (f"{cls} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
 
 
 def read_yolo(path: str | Path, width: int, height: int) -> list[tuple[int, tuple[float, float, float, float]]]:

@@ -676,6 +676,10 @@ def _add_vision(commands: Any) -> None:
                         help="confidence threshold in 0..1 (default: the shipped 0.25)")
     detect.add_argument("--draw", metavar="OUT.jpg",
                         help="also write the photo with the boxes and codes drawn (several photos: OUT-<name>.jpg)")
+    detect.add_argument("--labels", metavar="DIR",
+                        help="also write each photo's tiles as a YOLO label file, DIR/<name>.txt, and the class "
+                             "names in their order as DIR/classes.txt: a first labelling to correct in a labelling "
+                             "tool (an existing label file is never overwritten)")
     detect.set_defaults(run=cmd_detect)
 
     evaluate = commands.add_parser(
@@ -755,6 +759,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
     from vision.detector import DetectorError, load_image
 
+    labels = None
+    if args.labels:
+        labels = _label_folder(args.labels, args.photos)
+        if labels is None:
+            return EXIT_INVALID
     status = EXIT_OK
     several = len(args.photos) > 1
     for path in args.photos:
@@ -780,7 +789,46 @@ def cmd_detect(args: argparse.Namespace) -> int:
             except (OSError, ValueError) as error:
                 _err(f"Cannot write the drawing '{target}': {error}.")
                 status = EXIT_INVALID
+        if labels is not None and not _write_labels(labels / f"{Path(path).stem}.txt", detections):
+            status = EXIT_INVALID
     return status
+
+
+def _label_folder(folder: str, photos: list[str]) -> Any:
+    """The folder ``detect --labels`` writes to (made, with ``classes.txt``), or None after saying why not: two photos
+    of one name (their label files would be one), or a folder that cannot be made."""
+    from collections import Counter
+    from pathlib import Path
+
+    from vision.classes import CLASS_NAMES
+
+    twice = [stem for stem, n in Counter(Path(p).stem for p in photos).items() if n > 1]
+    if twice:
+        _err(f"--labels writes one file a photo name, and several photos are named '{twice[0]}': label them "
+             "in separate runs.")
+        return None
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        (target / "classes.txt").write_text("".join(name + "\n" for name in CLASS_NAMES), encoding="utf-8")
+    except OSError as error:
+        _err(f"Cannot write the labels to '{folder}': {error.strerror or error}.")
+        return None
+    return target
+
+
+def _write_labels(path: Any, detections: Any) -> bool:
+    """Write a photo's YOLO label file; never over an existing one (it may hold a person's corrections)."""
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(detections.to_yolo())
+    except FileExistsError:
+        _err(f"'{path}' exists already: it was left as it is (move it away to label the photo again).")
+        return False
+    except OSError as error:
+        _err(f"Cannot write '{path}': {error.strerror or error}.")
+        return False
+    return True
 
 
 def _format_detections(path: str, detections: Any) -> str:

@@ -26,6 +26,17 @@ from vision.classes import BACK, TileClass, class_code, class_id, parse_class
 Box = tuple[float, float, float, float]
 
 
+def yolo_line(cls: int, box: tuple[float, float, float, float], width: int, height: int) -> str:
+    """One YOLO label line: ``class cx cy w h`` with the box (x1, y1, x2, y2 in pixels) normalised.
+
+    >>> yolo_line(0, (10, 20, 30, 60), 100, 200)
+    '0 0.200000 0.200000 0.200000 0.200000'
+    """
+    x1, y1, x2, y2 = box
+    return (f"{cls} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+
+
 @dataclass(frozen=True, slots=True)
 class Detection:
     """One detected tile face: its class, its box (x1, y1, x2, y2) in photo pixels, the model's
@@ -197,6 +208,25 @@ class Detections:
     def to_dict(self) -> dict[str, Any]:
         return {"image": {"width": self.width, "height": self.height},
                 "tiles": [t.to_dict() for t in self.tiles]}
+
+    def to_yolo(self) -> str:
+        """The tiles as a YOLO label file (``class cx cy w h`` a line, normalised to the photo, boxes clipped to it):
+        the layout ``eval-detector``, ``mjscan train`` and labelling tools read, in the spec's class order.
+
+        >>> found = Detections(200, 100, (Detection(Tile.parse("1m"), (10, 20, 30, 60), 0.9),
+        ...                               Detection(BACK, (190, 90, 230, 120), 0.5)))
+        >>> print(found.to_yolo(), end="")
+        0 0.100000 0.400000 0.100000 0.400000
+        42 0.975000 0.950000 0.050000 0.100000
+        """
+        lines = []
+        for tile in self.tiles:
+            x1, y1, x2, y2 = tile.box
+            box = (min(max(x1, 0.0), self.width), min(max(y1, 0.0), self.height),
+                   min(max(x2, 0.0), self.width), min(max(y2, 0.0), self.height))
+            if box[2] > box[0] and box[3] > box[1]:
+                lines.append(yolo_line(class_id(tile.code), box, self.width, self.height))
+        return "".join(line + "\n" for line in lines)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Detections":

@@ -48,6 +48,36 @@ def test_detect_several_photos_one_line_each_and_drawings(cli, fake_model, photo
     assert (tmp_path / "out-a.jpg").is_file() and (tmp_path / "out-b.jpg").is_file()
 
 
+def test_detect_writes_yolo_labels_for_a_labelling_tool(cli, fake_model, photos, tmp_path):
+    """``--labels DIR``: each photo's tiles as a YOLO file (the boxes read back as found, class 3 = 4m) and the class
+    names in order; a label file that exists (a person's corrections) is never overwritten; two photos of one name
+    are refused before anything is written."""
+    from datasets.labels import read_yolo
+    from vision.classes import CLASS_NAMES
+
+    out = tmp_path / "labels"
+    run = cli("detect", "--json", *photos, "--labels", str(out))
+    assert run.status == 0, run.err
+    found = json.loads(run.out.splitlines()[0])
+    assert (out / "classes.txt").read_text().split() == list(CLASS_NAMES)
+    rows = read_yolo(out / "a.txt", 640, 480)
+    assert sorted(cls for cls, _ in rows) == [3, 3, 3]
+    for (_, box), tile in zip(sorted(rows), sorted(found["tiles"], key=lambda t: t["box"])):
+        assert box == pytest.approx(tile["box"], abs=0.01)
+    assert len(read_yolo(out / "b.txt", 320, 200)) == 1
+
+    (out / "a.txt").write_text("3 0.5 0.5 0.1 0.1\n")  # corrected by hand
+    run = cli("detect", photos[0], "--labels", str(out))
+    assert run.status == 2 and "exists already" in run.err and "Traceback" not in run.err
+    assert (out / "a.txt").read_text() == "3 0.5 0.5 0.1 0.1\n"
+
+    twin = tmp_path / "twin"
+    twin.mkdir()
+    (twin / "a.jpg").write_bytes(open(photos[0], "rb").read())
+    run = cli("detect", photos[0], str(twin / "a.jpg"), "--labels", str(tmp_path / "fresh"))
+    assert run.status == 2 and "several photos are named 'a'" in run.err and not (tmp_path / "fresh").exists()
+
+
 def test_detect_text_output_and_threshold(cli, fake_model, photos):
     run = cli("detect", photos[0])
     assert run.status == 0 and "3 tiles in 640x480" in run.out and "sideways" in run.out

@@ -24,23 +24,27 @@ question claim-5s: Whose discard was the pung of 5s?
 from __future__ import annotations
 
 import shlex
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 STOP = "(press Enter on an empty line to stop and answer later with --answer)"
 
 
 def ask_open_questions(reading: Any, answers: dict[str, str], read_line: Callable[[str], str],
-                       write: Callable[[str], Any]) -> dict[str, str]:
+                       write: Callable[[str], Any],
+                       worth_asking: Callable[[dict[str, str]], Iterable[str]] | None = None) -> dict[str, str]:
     """``answers`` with the player's answers to the reading's open questions added, asked one at a time through
     ``read_line(prompt)`` (a question's choice by its number, its label or the start of it) and ``write``. An answer
     that is no choice is said so and the question asked again; an empty line or the end of the input stops the
     asking (the answers so far are kept). A question without choices (the tiles make no hand: "please enter the
     hand") cannot be answered here and ends it too. Answering one question can open or close others (a choice that
-    carries a whole hand), so the open ones are taken again after each answer."""
+    carries a whole hand), so the open ones are taken again after each answer. ``worth_asking(answers)``, where
+    given, names the open questions to ask (``mjscan scan``: those whose answer can change the score,
+    ``vision.question_stakes``); the others are left open."""
     answers = dict(answers)
     while True:
         _, open_questions = reading.answer(answers)
-        question = next((q for q in open_questions if q.choices), None)
+        wanted = set(worth_asking(answers)) if worth_asking is not None else {q.id for q in open_questions}
+        question = next((q for q in open_questions if q.choices and q.id in wanted), None)
         if question is None:
             return answers
         write(f"question {question.id}: {question.text}\n")

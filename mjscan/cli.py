@@ -978,6 +978,10 @@ def _add_grouping(commands: Any) -> None:
     evaluate.add_argument("--box-noise", type=float, default=0.0, metavar="F",
                           help="with --sideways-rule: also read the true boxes moved at random by F of their size "
                                "(e.g. 0.02), with the detector's sideways rule, to mimic a detector's imprecision")
+    evaluate.add_argument("--rules", action="append", default=[], metavar="RULES",
+                          help="also count, under this rule set (repeat, or 'all'), the hands paid right with no "
+                               "question that changes the score (vision.question_stakes), those asked, and those "
+                               "paid wrong without a question; each hand scored with its true context")
     evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N photos")
     evaluate.add_argument("--json", action="store_true", help="print the report(s) as JSON")
     evaluate.set_defaults(run=cmd_eval_grouping)
@@ -1026,9 +1030,10 @@ def _read_photo(args: argparse.Namespace) -> tuple[Any, Any, Any] | None:
     return image, detections, reading
 
 
-def format_reading(reading: Any, questions: bool = True) -> str:
+def format_reading(reading: Any, questions: bool = True, settled: Iterable[str] = (), rules: str = "") -> str:
     """The hand in notation, each tile with its confidence, and the open questions (unless ``questions`` is
-    false: they are about to be asked one at a time)."""
+    false: they are about to be asked one at a time); those ``settled`` say that no answer changes the score under
+    ``rules`` (``vision.question_stakes``)."""
     from scorer.notation import format_hand
 
     lines = [f"hand: {format_hand(reading.hand)}" if reading.hand is not None else "hand: (not read)"]
@@ -1045,8 +1050,10 @@ def format_reading(reading: Any, questions: bool = True) -> str:
             else f"its confidence {fix.ratio:.2f} of the first reading's"
         lines.append(f"  read again: detection {fix.detection}, {fix.describe()} ({why})")
     lines += [f"note: {note}" for note in reading.notes]
+    settled = set(settled)
     for q in reading.questions if questions else ():
-        lines.append(f"question {q.id}: {q.text}")
+        lines.append(f"question {q.id}: {q.text}"
+                     + (f" (no answer changes the score under {rules})" if q.id in settled else ""))
         for n, choice in enumerate(q.choices, 1):
             lines.append(f"    {n}) {choice.label}")
     return "\n".join(lines) + "\n"
@@ -1102,6 +1109,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from scorer.hand import Context
+    from vision.question_stakes import weigh_questions
 
     try:
         rule_set = get_rule_set(args.rules)
@@ -1117,24 +1125,41 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if done is None:
         return EXIT_INVALID
     _image, detections, reading = done
+
+    def in_context(read: Hand) -> Score:
+        return rule_set.score(replace(read, context=context))
+
     try:
         hand, open_questions = reading.answer(answers)
+        stakes = weigh_questions(reading, answers, in_context)
     except ValueError as error:
         _err(str(error))
         return EXIT_INVALID
-    if (hand is None or open_questions) and not args.json and not args.no_input and _at_a_terminal():
+    if (hand is None or open_questions) and not stakes.all_settled and not args.json and not args.no_input \
+            and _at_a_terminal():
         from mjscan.asking import as_options, ask_open_questions
 
         sys.stdout.write(format_reading(reading, questions=False))
-        told = ask_open_questions(reading, answers, input, sys.stderr.write)
+        # only the questions whose answer can change the score are asked
+        told = ask_open_questions(reading, answers, input, sys.stderr.write,
+                                  lambda given: weigh_questions(reading, given, in_context).changing)
         hand, open_questions = reading.answer(told)
+        stakes = weigh_questions(reading, told, in_context)
         if told != answers:
             _err(f"to give the same answers without being asked: {as_options(told)}")
+    if stakes.all_settled:
+        # every open question pays the same whatever its answer: scored without asking, and said so
+        hand, open_questions = stakes.hand, ()
+        for question in reading.questions:
+            if question.id in stakes.settled:
+                _err(f"not asked: {question.text} (question {question.id}): every answer scores the same under "
+                     f"{rule_set.name}")
     if hand is None or open_questions:
         if args.json:
-            _print_json({"detection": detections.to_dict(), "reading": reading.to_dict(), "hand": None, "score": None})
+            _print_json({"detection": detections.to_dict(), "reading": reading.to_dict(), "hand": None, "score": None,
+                         "questions_changing_the_score": list(stakes.changing)})
         else:
-            sys.stdout.write(format_reading(reading))
+            sys.stdout.write(format_reading(reading, settled=stakes.settled, rules=rule_set.name))
         _err("the photo leaves questions open: answer them with --answer ID=CHOICE"
              if open_questions else "no hand could be read from the photo")
         return EXIT_INVALID
@@ -1147,7 +1172,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         from scorer.codec import hand_to_dict
 
         _print_json({"detection": detections.to_dict(), "reading": reading.to_dict(), "hand": hand_to_dict(hand),
-                     "score": result.to_dict()})
+                     "score": result.to_dict(), "settled_questions": list(stakes.settled)})
     else:
         from scorer.notation import format_hand
 
@@ -1173,9 +1198,15 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
     if args.cache and not args.detector:
         _err("--cache keeps the detector's answers: it goes with --detector.")
         return EXIT_INVALID
+    try:
+        names = list(RULE_SETS) if "all" in args.rules else list(dict.fromkeys(args.rules))
+        scorers = {name: get_rule_set(name).score for name in names}
+    except KeyError as error:
+        _err(error.args[0])
+        return EXIT_INVALID
     reports = {}
     try:
-        reports["true_boxes"] = evaluate_folder(args.data, group, limit=args.limit)
+        reports["true_boxes"] = evaluate_folder(args.data, group, limit=args.limit, scorers=scorers)
         if args.sideways_rule:
             reports["true_boxes_sideways_rule"] = evaluate_folder(args.data, group, limit=args.limit,
                                                                   sideways_rule=True)
@@ -1222,7 +1253,7 @@ def cmd_eval_grouping(args: argparse.Namespace) -> int:
                 return completed[str(path)]
 
             try:
-                reports["detector"] = evaluate_folder(args.data, group, detect=read, limit=args.limit)
+                reports["detector"] = evaluate_folder(args.data, group, detect=read, limit=args.limit, scorers=scorers)
                 # the detector's first readings only (its reported tiles, no alternatives: no tile read again, none
                 # added): what vision.repair and vision.photo_reading add is the difference between the two reports
                 reports["detector_first_readings"] = evaluate_folder(

@@ -19,7 +19,7 @@ from scorer.notation import format_hand, parse_hand
 from scorer.result import Score
 from scorer.rules import RULE_SETS, get_rule_set
 from scorer.tiles import Wind
-from server.scanning import NO_DETECTOR_MESSAGE, AnswerError, answer_detection
+from server.scanning import NO_DETECTOR_MESSAGE, AnswerError, answer_detection, takes_score
 from server.uploads import UploadError, read_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -127,10 +127,14 @@ def scan():
     image = read_photo(data, current_app.config["MAX_IMAGE_PIXELS"])
     del data
     try:
-        reading = scanner.scan(image)
+        reading = scanner.scan(image, score=_scorer(rule_set, context)) if takes_score(scanner) else scanner.scan(image)
     finally:
         image.close()
     detection, hand_data, questions = _check_reading(reading)
+    if isinstance(reading.get("settled_hand"), dict):
+        # the questions left open pay the same whatever their answers: the hand read where it pays that too, else
+        # the likeliest answers' (server.scanning.weigh)
+        hand_data = reading["settled_hand"]
     hand_out, result = hand_data, None
     if hand_data is not None:
         merged = dict(hand_data)
@@ -146,7 +150,8 @@ def scan():
     # photo's edge), for the page to show beside the hand
     return jsonify({"rules": rule_set.name, "detection": detection, "hand": hand_out, "score": result,
                     "questions": questions, "reading_notes": reading.get("reading_notes") or [],
-                    "corrections": reading.get("corrections") or []})
+                    "corrections": reading.get("corrections") or [],
+                    **({"settled_questions": reading["settled_questions"]} if "settled_questions" in reading else {})})
 
 
 @bp.post("/answer")
@@ -160,13 +165,15 @@ def answer():
         raise ApiError("malformed_hand", "'context' must be a JSON object of the hand's context fields, "
                                          "e.g. {\"self_drawn\": true}.")
     try:
-        answered = answer_detection(body.get("detection"), body.get("answers", {}))
+        answered = answer_detection(body.get("detection"), body.get("answers", {}), _scorer(rule_set, context))
     except AnswerError as error:
         raise ApiError(error.code, str(error)) from None
     except ImportError:
         raise ApiError("no_grouping", "This server cannot group a photo's tiles into a hand (no vision/ "
                                       "grouping installed): enter the hand by hand instead.", 503) from None
     hand_out, result = answered["hand"], None
+    if answered.get("settled_hand") is not None:
+        hand_out = answered["settled_hand"]  # the questions left open pay the same whatever their answers
     if hand_out is not None:
         merged = {**hand_out, "context": {**(hand_out.get("context") or {}), **context}}
         try:  # the answered hand is whole: only the player's context can fail here
@@ -174,7 +181,18 @@ def answer():
         except HandError as error:
             raise ApiError(error.code, error.message) from None
         hand_out, result = _scored(hand, rule_set)
-    return jsonify({"rules": rule_set.name, "hand": hand_out, "score": result, "questions": answered["questions"]})
+    return jsonify({"rules": rule_set.name, "hand": hand_out, "score": result, "questions": answered["questions"],
+                    **({"settled_questions": answered["settled_questions"]} if "settled_questions" in answered else {})})
+
+
+def _scorer(rule_set, context: Mapping[str, Any]):
+    """A photo's hand to its Score under the player's rule set and context (which questions can change the score:
+    server.scanning.weigh). A context that makes no hand raises HandError, which the weighing takes as "cannot
+    say"."""
+    def score(hand: Hand) -> Score:
+        data = hand_to_dict(hand)
+        return rule_set.score(hand_from_dict({**data, "context": {**(data.get("context") or {}), **context}}))
+    return score
 
 
 def _scored(hand: Hand, rule_set) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import logging
 import threading
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from PIL import Image
 
@@ -37,7 +38,17 @@ NO_DETECTOR_MESSAGE = ("Photo reading is not available yet: this server has no t
 
 class Scanner(Protocol):
     def scan(self, image: Image.Image) -> dict[str, Any]:
-        """Read an upright RGB photo: ``{"detection": ..., "hand": ... or None, "questions": [...]}``."""
+        """Read an upright RGB photo: ``{"detection": ..., "hand": ... or None, "questions": [...]}``. A scanner
+        whose ``scan`` also takes ``score`` (a hand to its Score) answers, besides, which questions can change the
+        score (``weigh``): ``/api/scan`` passes it where it is taken (``takes_score``)."""
+
+
+def takes_score(scanner: Any) -> bool:
+    """Whether the scanner's ``scan`` takes the keyword ``score``."""
+    try:
+        return "score" in inspect.signature(scanner.scan).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def find_scanner(models_dir: Path | str | None = None) -> Scanner | None:
@@ -116,7 +127,9 @@ class VisionScanner:
                 self._read = lambda image: read_photo(detector, image)  # noqa: E731
         self._detect = detect
 
-    def scan(self, image: Image.Image) -> dict[str, Any]:
+    def scan(self, image: Image.Image, score: Callable[[Hand], Any] | None = None) -> dict[str, Any]:
+        """``score``: a hand to its Score under the player's rule set and context; with it each question says
+        whether its answer can change the score (``weigh``)."""
         if self._detect is None:
             self._load()
         if self._read is not None:
@@ -138,10 +151,35 @@ class VisionScanner:
             questions = [_as_dict(q) for q in questions]
             if hasattr(reading, "answer"):
                 questions = [_with_hands(reading, q) for q in questions]
+        settled: dict[str, Any] = {}
+        if score is not None and reading is not None and hasattr(reading, "answer"):
+            questions, settled = weigh(reading, {}, score, questions)
         if isinstance(hand, Hand):
             hand = hand_to_dict(hand)
         return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions],
-                "reading_notes": [str(n) for n in notes], "corrections": [_as_dict(c) for c in corrections]}
+                "reading_notes": [str(n) for n in notes], "corrections": [_as_dict(c) for c in corrections],
+                **settled}
+
+
+def weigh(reading: Any, answers: dict[str, str], score: Callable[[Hand], Any],
+          questions: list[Any]) -> tuple[list[Any], dict[str, Any]]:
+    """The open questions (as dicts) each with ``changes_score``: whether some answer to it can change what the
+    hand pays under ``score`` (``vision.question_stakes``), and ``{"settled_questions": [ids]}`` for those whose
+    every answer pays the same, with ``"settled_hand"`` (hand JSON) when no open question changes the score: the
+    hand the score stands for, which the page may take without asking. Nothing is added where the reading cannot
+    be weighed."""
+    from vision.question_stakes import weigh_questions
+
+    try:
+        stakes = weigh_questions(reading, answers, score)
+    except (ValueError, HandError):
+        return questions, {}
+    marked = [{**q, "changes_score": q.get("id") not in stakes.settled} if isinstance(q, dict) else q
+              for q in questions]
+    extra: dict[str, Any] = {"settled_questions": list(stakes.settled)}
+    if stakes.all_settled:
+        extra["settled_hand"] = hand_to_dict(stakes.hand)
+    return marked, extra
 
 
 def _with_hands(reading: Any, question: Any, answers: dict[str, str] | None = None) -> Any:
@@ -179,15 +217,17 @@ class AnswerError(ValueError):
         self.code = code
 
 
-def answer_detection(detection: Any, answers: Any) -> dict[str, Any]:
+def answer_detection(detection: Any, answers: Any, score: Callable[[Hand], Any] | None = None) -> dict[str, Any]:
     """The hand after the player's answers to a photo's questions, all at once.
 
     ``detection`` is the detection JSON ``/api/scan`` answered (the tiles' ``group`` tags are ignored);
     grouping it again gives the same reading and the same questions, since the grouping is a function of the
     detections alone (checked on 1,000 rendered photos: the same hands and questions). ``answers`` maps
     question ids to a choice's label. Answers ``{"hand": the hand JSON or None, "questions": the questions
-    still open, each choice with the hand it leads to given these answers}``. Raises ``AnswerError`` for a
-    detection or answers that cannot be used, and ``ImportError`` when vision/ has no grouping."""
+    still open, each choice with the hand it leads to given these answers}``; with ``score`` (a hand to its Score
+    under the player's rule set and context), each question says whether it can change the score, as ``weigh``
+    adds. Raises ``AnswerError`` for a detection or answers that cannot be used, and ``ImportError`` when vision/
+    has no grouping."""
     from vision.detections import Detections
     from vision.grouping import group
 
@@ -213,7 +253,10 @@ def answer_detection(detection: Any, answers: Any) -> dict[str, Any]:
     except (ValueError, HandError) as error:
         raise AnswerError("bad_answer", f"The answers do not fit this photo's questions: {error}.") from None
     questions = [_with_hands(reading, q.to_dict(), answers) for q in still_open]
-    return {"hand": hand_to_dict(hand) if hand is not None else None, "questions": questions}
+    settled: dict[str, Any] = {}
+    if score is not None:
+        questions, settled = weigh(reading, answers, score, questions)
+    return {"hand": hand_to_dict(hand) if hand is not None else None, "questions": questions, **settled}
 
 
 def _as_dict(value: Any) -> Any:
@@ -234,7 +277,8 @@ class FixedScanner:
         self.hand = hand_to_dict(hand) if isinstance(hand, Hand) else hand_to_dict(hand_from_dict(hand))
         self.questions = list(questions or [])
 
-    def scan(self, image: Image.Image) -> dict[str, Any]:
+    def scan(self, image: Image.Image, score: Callable[[Hand], Any] | None = None) -> dict[str, Any]:
+        # ``score`` is taken as VisionScanner takes it; the fixed questions are not a reading's and are not weighed
         return {"detection": layout_detection(self.hand, image.width, image.height),
                 "hand": {**self.hand, "context": dict(self.hand["context"])},
                 "questions": [dict(q) for q in self.questions]}

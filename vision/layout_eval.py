@@ -16,6 +16,15 @@ Every photo gets one outcome (``outcome``):
 An ``asked`` photo is also ``answerable`` when some answers to its questions give the true hand (``answerable``):
 the player taps the answers and is done. Otherwise the questions do not offer the truth, and the player must
 correct the hand by hand (the page's manual entry).
+
+Given rule sets (``evaluate_folder(..., scorers=...)``, ``mjscan eval-grouping --rules``), each photo also gets an
+outcome by what its hand pays under each (``scored_outcome``), as a player scoring it sees it:
+
+- ``right``: no open question can change the score (none is open, or ``vision.question_stakes`` settles every
+  one), and the hand pays what the true hand pays (with the true hand's context; or, as the true hand, is no
+  valid win under those rules);
+- ``asked``: some open question can change the score, or no hand was read;
+- ``wrong``: no open question can change the score, and the hand pays something else (a silent error in money).
 """
 
 from __future__ import annotations
@@ -30,8 +39,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 from scorer.codec import hand_from_dict, hand_to_dict
 from scorer.hand import Hand
+from scorer.result import Score
 from vision.classes import parse_class
 from vision.detections import Detection, Detections
+from vision.question_stakes import payout, weigh_questions
 
 
 def sidecar_detections(sidecar: Mapping[str, Any], *, labelled_only: bool = True) -> Detections:
@@ -165,6 +176,30 @@ def outcome(reading: Any, truth: Hand, found: list[str] | None = None) -> str:
     return "asked" if reading.questions else "wrong"
 
 
+SCORED_OUTCOMES = ("right", "asked", "wrong")
+
+
+def scored_outcome(reading: Any, truth: Hand, score: Callable[[Hand], Score]) -> str:
+    """``right``, ``asked`` or ``wrong`` by what the reading's hand pays under ``score`` (see the module's doc); the
+    hands are scored with the true hand's context, which the player gives."""
+    from dataclasses import replace
+
+    def in_context(hand: Hand) -> Score:
+        return score(replace(hand, context=truth.context))
+
+    if reading.questions:
+        stakes = weigh_questions(reading, {}, in_context)
+        if not stakes.all_settled:
+            return "asked"
+        paid = stakes.score
+    elif reading.hand is None:
+        return "asked"
+    else:
+        paid = in_context(reading.hand)
+    # a true hand that is no valid win under these rules is scored right when the reading is none either
+    return "right" if payout(paid) == payout(in_context(truth)) else "wrong"
+
+
 @dataclass
 class GroupingReport:
     photos: int = 0
@@ -177,10 +212,15 @@ class GroupingReport:
     errors: Counter = field(default_factory=Counter)
     complete_errors: Counter = field(default_factory=Counter)
     failures: list[dict[str, Any]] = field(default_factory=list)
+    scorers: Mapping[str, Callable[[Hand], Score]] = field(default_factory=dict)  # rule set name -> its score
+    scored: dict[str, Counter] = field(default_factory=dict)  # rule set name -> ``scored_outcome`` counts
 
     def add(self, name: str, sidecar: Mapping[str, Any], reading: Any) -> None:
         truth = hand_from_dict(sidecar["hand"])
         found = errors(reading, truth)
+        by_score = {rules: scored_outcome(reading, truth, score) for rules, score in self.scorers.items()}
+        for rules, result_by_score in by_score.items():
+            self.scored.setdefault(rules, Counter())[result_by_score] += 1
         whole = complete(sidecar)
         result = outcome(reading, truth, found)
         self.outcomes[result] += 1
@@ -196,9 +236,10 @@ class GroupingReport:
             self.errors[e] += 1
             if whole:
                 self.complete_errors[e] += 1
-        if found:
+        if found or any(r != "right" for r in by_score.values()):
             self.failures.append({"photo": name, "complete": whole, "outcome": result, "errors": found,
                                   **({"answerable": fixable} if result == "asked" else {}),
+                                  **({"scored": by_score} if by_score else {}),
                                   "scene": {k: sidecar.get("scene", {}).get(k) for k in ("melds", "meld_styles")},
                                   "roll_deg": sidecar.get("scene", {}).get("camera", {}).get("roll_deg")})
 
@@ -213,6 +254,9 @@ class GroupingReport:
                 "exact_mandated_or_answerable_share": _share(self.exact + self.outcomes["mandated"] + self.answerable,
                                                              self.photos),
                 "errors": dict(self.errors.most_common()), "complete_errors": dict(self.complete_errors.most_common()),
+                **({"scored": {rules: {**{k: counts[k] for k in SCORED_OUTCOMES},
+                                       "right_share": _share(counts["right"], self.photos)}
+                               for rules, counts in self.scored.items()}} if self.scored else {}),
                 "failures": self.failures}
 
     def summary(self, title: str) -> str:
@@ -230,6 +274,10 @@ class GroupingReport:
                      f"{100 * _share(o['exact'] + o['mandated'] + self.answerable, n):.1f} %)")
         for name, count in self.errors.most_common():
             lines.append(f"  {name}: {count} (on complete photos: {self.complete_errors[name]})")
+        for rules, counts in self.scored.items():
+            lines.append(f"  scored under {rules}: {counts['right']}/{n} paid right with no question that changes the "
+                         f"score ({100 * _share(counts['right'], n):.1f} %), {counts['asked']} asked, "
+                         f"{counts['wrong']} paid wrong without a question")
         return "\n".join(lines)
 
 
@@ -276,10 +324,12 @@ def without_alternatives(detections: Detections) -> Detections:
 def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
                     detect: Callable[[Path], Detections] | None = None, limit: int | None = None,
                     progress: Callable[[int, int], None] | None = None, sideways_rule: bool = False,
-                    box_noise: float = 0.0) -> GroupingReport:
+                    box_noise: float = 0.0,
+                    scorers: Mapping[str, Callable[[Hand], Score]] | None = None) -> GroupingReport:
     """Group every photo of a renderer folder (sidecars/*.json) from the true boxes, or from ``detect``.
     ``sideways_rule``: the true boxes with the detector's sideways rule instead of the true flags;
-    ``box_noise``: the true boxes moved at random (seeded) by this share of their size, before the rule."""
+    ``box_noise``: the true boxes moved at random (seeded) by this share of their size, before the rule;
+    ``scorers``: rule set names and their ``score``, to count what each photo's hand pays (``scored_outcome``)."""
     import random
 
     rng = random.Random(0)
@@ -289,7 +339,7 @@ def evaluate_folder(folder: str | Path, group: Callable[[Detections], Any],
         raise ValueError(f"'{folder}' has no sidecars/*.json (render it with 'mjscan synth').")
     if limit:
         sidecars = sidecars[:limit]
-    report = GroupingReport()
+    report = GroupingReport(scorers=dict(scorers or {}))
     for n, path in enumerate(sidecars, 1):
         sidecar = json.loads(path.read_text())
         if detect is None:

@@ -215,3 +215,20 @@ def test_a_flower_the_detector_could_not_tell_is_asked_again_from_the_pages_dete
     assert [q["id"] for q in asked["questions"]] == [f"flower-reading-{index}"]
     answered = _post(answer_client, detection, {f"flower-reading-{index}": "4f"}).get_json()
     assert answered["questions"] == [] and _text(answered["hand"]) == norm("123m 456p 789s 9p [5'55s] 24f +9p")
+
+
+def test_each_question_says_whether_it_can_change_the_score(answer_client):
+    """Under the player's rules each open question says whether some answer to it changes the score
+    (vision.question_stakes): under the classical rules the 9s's two readings pay alike, the flower does not; once
+    the flower is answered, the hand and its score stand, the 9s's question still listed but not needed."""
+    detections, flower = _two_questions()
+    detection = group(detections).tag_detection(detections)
+    data = _post(answer_client, detection, {}, rules="classical").get_json()
+    assert {q["id"]: q["changes_score"] for q in data["questions"]} == {"tile-reading": False, flower: True}
+    assert data["settled_questions"] == ["tile-reading"]
+    data = _post(answer_client, detection, {flower: "4f"}, rules="classical", context={"seat_wind": "N"}).get_json()
+    assert [(q["id"], q["changes_score"]) for q in data["questions"]] == [("tile-reading", False)]
+    assert data["score"]["valid"] and data["hand"]["flowers"] == ["2f", "4f"]
+    assert data["hand"]["context"]["seat_wind"] == "N"  # North's own flower: weighed in the player's context
+    mcr = _post(answer_client, detection, {}, rules="mcr").get_json()
+    assert all(q["changes_score"] for q in mcr["questions"]) and mcr["settled_questions"] == []

@@ -356,3 +356,24 @@ def test_the_adapter_completes_a_hand_with_a_box_under_the_threshold(monkeypatch
     assert reading["detection"]["tiles"][-1]["confidence"] == pytest.approx(0.1)
     assert any("under the detector's threshold" in note for note in reading["reading_notes"])
     assert answer_detection(reading["detection"], {})["hand"] == hand
+
+
+def test_scan_says_which_questions_change_the_score(fake_detector, tmp_path):
+    """/api/scan weighs the reading's questions under the rules and context sent: the Danish book has no flowers,
+    so the unsure flower changes nothing there and the hand is scored as read; under MCR a flower is a fan."""
+    from tests.server.helpers import image_bytes, upload
+    from tests.vision.test_question_stakes import unsure_flower
+
+    detections, flower = unsure_flower()
+    fake_detector.answer = detections.to_dict()
+    client = create_app({"TESTING": True, "SCANNER": VisionScanner(tmp_path / "detector.onnx")}).test_client()
+    danish = upload(client, image_bytes(size=(1000, 600)), rules="danish").get_json()
+    assert [(q["id"], q["changes_score"]) for q in danish["questions"]] == [(flower, False)]
+    assert danish["settled_questions"] == [flower] and danish["score"]["valid"]
+    mcr = upload(client, image_bytes(size=(1000, 600)), rules="mcr").get_json()
+    assert [(q["id"], q["changes_score"]) for q in mcr["questions"]] == [(flower, True)]
+    assert mcr["settled_questions"] == []
+    # a scanner that does not weigh (no ``score`` keyword) answers as before
+    plain = create_app({"TESTING": True, "SCANNER": FixedScanner()}).test_client()
+    data = upload(plain, image_bytes(size=(1000, 600)), rules="danish").get_json()
+    assert "settled_questions" not in data and data["questions"] == []

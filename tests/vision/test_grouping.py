@@ -833,6 +833,39 @@ def test_scan_at_a_terminal_asks_the_open_questions(monkeypatch, capsys):
         assert "claim-5z" in capsys.readouterr().out
 
 
+def test_scan_asks_only_what_changes_the_score(monkeypatch, capsys):
+    """An open question none of whose answers changes the score under the chosen rules is not asked: the hand is
+    scored, exit status 0, and the player is told which question was left and why (vision.question_stakes). The
+    Danish book has no flowers, so an unsure flower is not asked there; under MCR it is."""
+    from mjscan import cli
+    from tests.vision.test_question_stakes import two_questions, unsure_flower
+
+    detections, flower = unsure_flower()
+    monkeypatch.setattr(cli, "_read_photo", lambda args: (None, detections, group(detections)))
+    assert cli.main(["scan", "--rules", "danish", "--json", "photo.jpg"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["settled_questions"] == [flower] and data["score"]["valid"] and data["score"]["rules"] == "danish"
+    assert "not asked: " in err and f"(question {flower}): every answer scores the same under danish" in err
+    assert cli.main(["scan", "--rules", "mcr", "photo.jpg"]) == 2
+    out = capsys.readouterr().out
+    assert f"question {flower}: " in out and "no answer changes the score" not in out
+    # two questions under the classical rules: the 9s's two readings pay alike, the flower does not
+    detections, flower = two_questions()
+    monkeypatch.setattr(cli, "_read_photo", lambda args: (None, detections, group(detections)))
+    assert cli.main(["scan", "--rules", "classical", "--no-input", "photo.jpg"]) == 2
+    out = capsys.readouterr().out
+    assert "question tile-reading: " in out and "(no answer changes the score under classical)" in out
+    assert f"question {flower}: " in out and out.count("no answer changes the score") == 1
+    monkeypatch.setattr(cli, "_at_a_terminal", lambda: True)
+    replies = iter(["4f"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(replies))  # a second question would fail here
+    assert cli.main(["scan", "--rules", "classical", "photo.jpg"]) == 0
+    out, err = capsys.readouterr()
+    assert f"question {flower}" in err and "question tile-reading:" not in err
+    assert "not asked: " in err and "(question tile-reading)" in err and "hand: " in out
+
+
 def test_eval_grouping_command(rendered, capsys):
     from mjscan import cli
 

@@ -610,6 +610,7 @@
     state.rules = event.target.value;
     renderContext();
     edited();
+    weighQuestions();
   });
 
   function scanContext() {            // the context fields sent with a photo
@@ -943,7 +944,9 @@
     section.hidden = !state.questions.length;
     state.questions.forEach((question, qi) => {
       const name = "q-" + (question.id || qi);
-      const fieldset = h("fieldset", {}, h("legend", { text: question.text }));
+      // a question none of whose answers changes the score under the chosen rules (the server weighs them)
+      question.hint = h("p", { class: "hint settled" });
+      const fieldset = h("fieldset", {}, h("legend", { text: question.text }), question.hint);
       (question.choices || []).forEach((choice, ci) => {
         const label = typeof choice === "string" ? choice : choice.label || choice.text || String(ci + 1);
         const id = name + "-" + ci;
@@ -956,6 +959,45 @@
       });
       form.append(fieldset);
     });
+    markStakes();
+  }
+
+  /** Each question's hint: whether its answer can change the score under the rules chosen now. */
+  function markStakes() {
+    for (const question of state.questions) {
+      if (!question.hint) continue;
+      const settled = question.changes_score === false;
+      question.hint.hidden = !settled;
+      question.hint.textContent = settled ? "No answer to this changes the score under " + ruleSet().title +
+        ": you may leave it." : "";
+    }
+  }
+
+  /** The rules changed: which questions can change the score is asked again (with the answers given so far). */
+  async function weighQuestions() {
+    if (!state.detection || !state.questions.length) return;
+    const seq = ++state.answerSeq;
+    const reply = await api("/api/answer", { rules: state.rules, detection: state.detection,
+                                             answers: givenAnswers(), context: state.hand.context });
+    if (seq !== state.answerSeq || !reply.ok) return;
+    takeStakes(reply.data.questions || []);
+  }
+
+  function takeStakes(questions) {   // the server's changes_score flags for the questions still open
+    const byId = new Map(questions.map((q) => [q.id, q.changes_score]));
+    for (const question of state.questions) {
+      question.changes_score = byId.has(question.id) ? byId.get(question.id) : question.changes_score;
+    }
+    markStakes();
+  }
+
+  function givenAnswers() {
+    const answers = {};
+    state.questions.forEach((q, qi) => {
+      const picked = q.answer === undefined ? undefined : (q.choices || [])[q.answer];
+      if (picked !== undefined) answers[q.id || String(qi)] = typeof picked === "string" ? picked : picked.label;
+    });
+    return answers;
   }
 
   function takeHand(hand) {       // an answer's hand replaces the hand; the player's context stays
@@ -976,11 +1018,7 @@
    * choice's own hand (from /api/scan) is taken at once, and is what stays when the server cannot answer
    * (a scanner whose questions are not vision/'s). */
   async function answerQuestions(choice) {
-    const answers = {};
-    state.questions.forEach((q, qi) => {
-      const picked = q.answer === undefined ? undefined : (q.choices || [])[q.answer];
-      if (picked !== undefined) answers[q.id || String(qi)] = typeof picked === "string" ? picked : picked.label;
-    });
+    const answers = givenAnswers();
     const seq = ++state.answerSeq;
     const own = choice && typeof choice === "object" && choice.hand ? choice.hand : null;
     const alone = Object.keys(answers).length === 1;  // the choice's own hand is then the whole answer
@@ -988,8 +1026,10 @@
     note.textContent = "";
     if (own && alone) takeHand(own);
     if (!state.detection) return;
-    const reply = await api("/api/answer", { rules: state.rules, detection: state.detection, answers: answers });
+    const reply = await api("/api/answer", { rules: state.rules, detection: state.detection, answers: answers,
+                                             context: state.hand.context });
     if (seq !== state.answerSeq) return;
+    if (reply.ok) takeStakes(reply.data.questions || []);
     if (reply.ok && reply.data.hand) takeHand(reply.data.hand);
     else if (reply.ok) note.textContent = "Answer the other questions too: the hand is not whole yet.";
     else if (own && !alone) {

@@ -235,6 +235,40 @@ def test_answers_to_two_questions_add_up_and_going_back_restores_the_hand(tmp_pa
         assert console_errors(driver) == []
 
 
+def test_a_question_no_answer_to_which_changes_the_score_says_so(tmp_path):
+    """The page shows, under each question, whether its answer can change the score under the rules chosen (the
+    server weighs them, vision.question_stakes), and asks again when the rules change: under MCR both of the
+    photo's questions change the score; under the classical rules the misread 9s's two readings pay alike."""
+    from selenium.webdriver.support.ui import Select
+
+    from scorer.rules import get_rule_set
+    from server.scanning import VisionScanner
+    from tests.server.test_answer import _two_questions
+    from vision.grouping import group
+
+    detections, flower = _two_questions()
+    scanner = VisionScanner(tmp_path / "detector.onnx")
+    scanner._detect, scanner._group = (lambda image: detections), group  # the adapter's path, no model
+
+    def hints(d):
+        return {e.find_element("css selector", "input").get_attribute("name"): e.find_element(
+                    "css selector", ".settled").text for e in d.find_elements("css selector", "#questions fieldset")}
+
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        _wait(driver, lambda d: len(d.find_elements("css selector", "#questions fieldset")) == 2)
+        assert hints(driver) == {"q-tile-reading": "", f"q-{flower}": ""}
+        Select(driver.find_element("id", "rules-select")).select_by_value("classical")
+        title = get_rule_set("classical").title
+        assert _wait(driver, lambda d: hints(d)["q-tile-reading"] ==
+                     f"No answer to this changes the score under {title}: you may leave it.")
+        assert hints(driver)[f"q-{flower}"] == ""
+        Select(driver.find_element("id", "rules-select")).select_by_value("mcr")
+        assert _wait(driver, lambda d: hints(d) == {"q-tile-reading": "", f"q-{flower}": ""})
+        assert console_errors(driver) == []
+
+
 # app.js's box colours (GROUP_COLOURS, MELD_COLOURS)
 COLOURS = {"concealed": (0x1e, 0x88, 0xe5), "winning": (0xf9, 0xa8, 0x25), "flowers": (0xd8, 0x1b, 0x60),
            "unmatched": (0x9e, 0x9e, 0x9e), "meld:0": (0x43, 0xa0, 0x47), "meld:1": (0x8e, 0x24, 0xaa),

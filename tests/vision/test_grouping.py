@@ -871,8 +871,15 @@ def test_eval_grouping_command(rendered, capsys):
 
     assert cli.main(["eval-grouping", str(rendered), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["true_boxes"]["photos"] == ROUND_TRIP
+    assert data["true_boxes"]["photos"] == ROUND_TRIP and "scored" not in data["true_boxes"]
     assert cli.main(["eval-grouping", "/nonexistent"]) == 2
+    # --rules: every hand read exactly pays what the true hand pays
+    assert cli.main(["eval-grouping", str(rendered), "--rules", "danish", "--rules", "mcr", "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)["true_boxes"]["scored"]
+    exact = data["true_boxes"]["outcomes"]["exact"]
+    assert set(scored) == {"danish", "mcr"} and all(s["right"] >= exact and s["wrong"] == 0 for s in scored.values())
+    assert cli.main(["eval-grouping", str(rendered), "--rules", "nosuch"]) == 2
+    assert "nosuch" in capsys.readouterr().err
 
 
 def test_server_adapter_reads_the_reading():

@@ -25,9 +25,10 @@ are a misreading too: re-readings are tried as above, and one settles it when a 
 season the hand lacks (reading it as a suit tile, which would then be left out as lying apart, only hides it).
 
 ``ask_about_flowers``: a flower or season of the hand whose next reading as one the hand lacks is at least
-``UNSURE_FLOWER_RATIO`` as likely as its own, that is fainter than ``vision.photo_reading.FLOWER_FLOOR`` (a box under
-the detector's threshold, stop 52), or whose face the detector could not tell (``Detection.unsure_face``, stop 54), is
-asked about (``flower-reading-N``: which one it is, or none): a
+``UNSURE_FLOWER_RATIO`` as likely as its own (``flower-reading-N``: which one it is), that is fainter than
+``vision.photo_reading.FLOWER_FLOOR`` (a box under the detector's threshold, stop 52), or whose face the detector could
+not tell (``Detection.unsure_face``, stop 54), is asked about (those two: which one it is, or none; a box the detector
+was sure of is a tile, and on the held-out hands all 18 such unsure readings were flowers of the hand, stop 57): a
 misread flower was the commonest silent error of the held-out hands, and its reading was nearly always unsure
 (stop 28, docs/grouping.md). A tile lying apart from the hand is ignored as a stray tile; when its next reading
 is a flower or season at least ``STRAY_FLOWER_RATIO`` as likely as its first (and the hand has no such flower
@@ -313,8 +314,9 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
     """A question ``flower-reading-N`` for each flower or season of the hand whose next reading as another the
     hand lacks is at least ``UNSURE_FLOWER_RATIO`` as likely, and for each one fainter than
     ``vision.photo_reading.FLOWER_FLOOR`` (a box under the detector's threshold taken as a flower the hand lacked,
-    stop 52): its reading first, then the flowers and seasons the hand lacks (the likeliest first), then none. A
-    tile repair read again is left alone (its note says so)."""
+    stop 52): its reading first, then the flowers and seasons the hand lacks (the likeliest first), then none (but for
+    a box the detector was sure of, read surely as some flower or season: which one is asked, not whether). A tile
+    repair read again is left alone (its note says so)."""
     from vision.grouping import FLOWER_READING, NOT_A_FLOWER, Choice, Question
     from vision.photo_reading import FLOWER_FLOOR
 
@@ -340,9 +342,10 @@ def _unsure_flowers(detections: Detections, reading: Any) -> Iterator[Any]:
         if tile.confidence <= 0 or not likely or max(likely.values()) < UNSURE_FLOWER_RATIO * tile.confidence:
             continue
         best = lacking[0]
+        # a box the detector was sure of, read surely as some flower or season: which one, not whether
         yield Question(qid, f"A tile was read as the {kind} {tile.code_str}, but it may be the "
                             f"{'season' if best.is_season else 'flower'} {best.code} "
-                            f"({likely[best] / tile.confidence:.0%} as likely): which is it?", choices)
+                            f"({likely[best] / tile.confidence:.0%} as likely): which is it?", choices[:-1])
 
 
 def ask_about_flowers(detections: Detections, reading: Any) -> Any:

@@ -77,16 +77,18 @@ def test_the_choice_that_keeps_the_reading_gives_its_hand_back(answer_client):
     assert all(c["hand"] is not None for c in question["choices"])
     assert question["choices"][0]["hand"] == hand_to_dict(reading.hand)  # 7f: as read
     assert question["choices"][1]["hand"]["flowers"] == ["2f", "4f"]
-    assert question["choices"][-1]["hand"]["flowers"] == ["2f"]  # no, it is not part of the hand
+    assert question["choices"][-1]["hand"]["flowers"] == ["2f", "8f"]  # the last flower the hand lacks
     back = _post(answer_client, detections.to_dict(), {flower: "7f", "tile-reading": "1"}).get_json()
     assert back["hand"]["flowers"] == ["2f", "7f"]
 
 
 def test_answers_by_number_and_by_a_labels_start(answer_client):
     detections, flower = _two_questions()
-    by_label = _post(answer_client, detections.to_dict(), {"tile-reading": "1z read as 6s", flower: "no"}).get_json()
-    by_number = _post(answer_client, detections.to_dict(), {"tile-reading": 2, flower: "8"}).get_json()
-    assert by_label["hand"] == by_number["hand"] and by_label["hand"]["flowers"] == ["2f"]
+    by_label = _post(answer_client, detections.to_dict(), {"tile-reading": "1z read as 6s", flower: "8f"}).get_json()
+    by_number = _post(answer_client, detections.to_dict(), {"tile-reading": 2, flower: 7}).get_json()
+    # "8" names no choice by number (there are 7), so it is the start of the label 8f
+    by_start = _post(answer_client, detections.to_dict(), {"tile-reading": "1z read as 6", flower: "8"}).get_json()
+    assert by_label["hand"] == by_number["hand"] == by_start["hand"] and by_label["hand"]["flowers"] == ["2f", "8f"]
 
 
 def test_a_whole_hand_from_the_laid_out_detection_needs_no_answer(answer_client):

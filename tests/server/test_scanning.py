@@ -360,7 +360,8 @@ def test_the_adapter_completes_a_hand_with_a_box_under_the_threshold(monkeypatch
 
 def test_scan_says_which_questions_change_the_score(fake_detector, tmp_path):
     """/api/scan weighs the reading's questions under the rules and context sent: the Danish book has no flowers,
-    so the unsure flower changes nothing there and the hand is scored as read; under MCR a flower is a fan."""
+    so the unsure flower changes nothing there and the hand is scored as read; under the classical rules an own
+    flower scores more."""
     from tests.server.helpers import image_bytes, upload
     from tests.vision.test_question_stakes import unsure_flower
 
@@ -370,9 +371,9 @@ def test_scan_says_which_questions_change_the_score(fake_detector, tmp_path):
     danish = upload(client, image_bytes(size=(1000, 600)), rules="danish").get_json()
     assert [(q["id"], q["changes_score"]) for q in danish["questions"]] == [(flower, False)]
     assert danish["settled_questions"] == [flower] and danish["score"]["valid"]
-    mcr = upload(client, image_bytes(size=(1000, 600)), rules="mcr").get_json()
-    assert [(q["id"], q["changes_score"]) for q in mcr["questions"]] == [(flower, True)]
-    assert mcr["settled_questions"] == []
+    classical = upload(client, image_bytes(size=(1000, 600)), rules="classical").get_json()
+    assert [(q["id"], q["changes_score"]) for q in classical["questions"]] == [(flower, True)]
+    assert classical["settled_questions"] == []
     # a scanner that does not weigh (no ``score`` keyword) answers as before
     plain = create_app({"TESTING": True, "SCANNER": FixedScanner()}).test_client()
     data = upload(plain, image_bytes(size=(1000, 600)), rules="danish").get_json()

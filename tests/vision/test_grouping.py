@@ -836,7 +836,8 @@ def test_scan_at_a_terminal_asks_the_open_questions(monkeypatch, capsys):
 def test_scan_asks_only_what_changes_the_score(monkeypatch, capsys):
     """An open question none of whose answers changes the score under the chosen rules is not asked: the hand is
     scored, exit status 0, and the player is told which question was left and why (vision.question_stakes). The
-    Danish book has no flowers, so an unsure flower is not asked there; under MCR it is."""
+    Danish book has no flowers, so an unsure flower is not asked there; under the classical rules, where an own
+    flower scores more, it is."""
     from mjscan import cli
     from tests.vision.test_question_stakes import two_questions, unsure_flower
 
@@ -847,7 +848,7 @@ def test_scan_asks_only_what_changes_the_score(monkeypatch, capsys):
     data = json.loads(out)
     assert data["settled_questions"] == [flower] and data["score"]["valid"] and data["score"]["rules"] == "danish"
     assert "not asked: " in err and f"(question {flower}): every answer scores the same under danish" in err
-    assert cli.main(["scan", "--rules", "mcr", "photo.jpg"]) == 2
+    assert cli.main(["scan", "--rules", "classical", "photo.jpg"]) == 2
     out = capsys.readouterr().out
     assert f"question {flower}: " in out and "no answer changes the score" not in out
     # two questions under the classical rules: the 9s's two readings pay alike, the flower does not

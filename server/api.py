@@ -7,6 +7,7 @@ for ``no_detector`` and for a failure of mjscan itself); the messages are for pl
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from importlib import metadata
 from typing import Any, Mapping
 
@@ -14,7 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from scorer.codec import hand_from_dict, hand_to_dict
 from scorer.errors import HandError
-from scorer.hand import FLAG_KEYS, Hand, parse_flag
+from scorer.hand import FLAG_KEYS, Context, Hand, parse_flag
 from scorer.notation import format_hand, parse_hand
 from scorer.result import Score
 from scorer.rules import RULE_SETS, get_rule_set
@@ -186,12 +187,15 @@ def answer():
 
 
 def _scorer(rule_set, context: Mapping[str, Any]):
-    """A photo's hand to its Score under the player's rule set and context (which questions can change the score:
-    server.scanning.weigh). A context that makes no hand raises HandError, which the weighing takes as "cannot
-    say"."""
+    """A photo's hand to its Score under the player's rule set and context, the player's fields over the hand's
+    own as /api/scan merges them (which questions can change the score: server.scanning.weigh). A context that
+    makes no hand raises HandError, which the weighing takes as "cannot say"."""
+    merged: dict[Context, Context] = {}  # the readings' hands share one context: merged once, not per answer
+
     def score(hand: Hand) -> Score:
-        data = hand_to_dict(hand)
-        return rule_set.score(hand_from_dict({**data, "context": {**(data.get("context") or {}), **context}}))
+        if hand.context not in merged:
+            merged[hand.context] = Context.from_dict({**hand.context.to_dict(), **context})
+        return rule_set.score(replace(hand, context=merged[hand.context]))
     return score
 
 

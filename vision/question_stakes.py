@@ -99,7 +99,7 @@ def weigh_questions(reading: Any, answers: Mapping[str, str], score: Callable[[H
     if math.prod(len(choices) for choices in labels) > limit:
         return Stakes(changing=ids)
     payouts: dict[tuple[str, ...], tuple[Any, ...] | None] = {}
-    hands: dict[tuple[str, ...], Hand] = {}
+    first: Hand | None = None  # the first combination's hand: the likeliest choices
     for combination in itertools.product(*labels):
         try:
             answered, still_open = reading.answer({**answers, **dict(zip(ids, combination))})
@@ -107,8 +107,8 @@ def weigh_questions(reading: Any, answers: Mapping[str, str], score: Callable[[H
         except (ValueError, HandError):
             paid = None
         payouts[combination] = paid
-        if paid is not None:
-            hands[combination] = answered
+        if first is None and paid is not None:
+            first = answered
     changing = []
     for at, question_id in enumerate(ids):
         if len(labels[at]) < 2:  # a guess to confirm, not a choice between readings: always asked
@@ -124,9 +124,8 @@ def weigh_questions(reading: Any, answers: Mapping[str, str], score: Callable[[H
     settled = tuple(q for q in ids if q not in changing)
     if changing or not settled:
         return Stakes(changing=tuple(changing), settled=settled)
-    # every question settled: the reading's own hand where it is whole and pays the same (a flower question's
-    # choices may leave out the face first read), else the first combination's, the likeliest choices
-    first = hands[next(iter(payouts))]
+    # every question settled (so every combination paid, and alike): the reading's own hand where it is whole and
+    # pays the same (a flower question's choices may leave out the face first read), else the first combination's
     common = payouts[next(iter(payouts))]
     if hand is not None:
         try:

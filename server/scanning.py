@@ -277,8 +277,7 @@ class FixedScanner:
         self.hand = hand_to_dict(hand) if isinstance(hand, Hand) else hand_to_dict(hand_from_dict(hand))
         self.questions = list(questions or [])
 
-    def scan(self, image: Image.Image, score: Callable[[Hand], Any] | None = None) -> dict[str, Any]:
-        # ``score`` is taken as VisionScanner takes it; the fixed questions are not a reading's and are not weighed
+    def scan(self, image: Image.Image) -> dict[str, Any]:
         return {"detection": layout_detection(self.hand, image.width, image.height),
                 "hand": {**self.hand, "context": dict(self.hand["context"])},
                 "questions": [dict(q) for q in self.questions]}

@@ -36,6 +36,7 @@
     photo: null,           // an object URL for the uploaded photo, or null
     questions: [],
     answerSeq: 0,          // the latest answers sent to /api/answer (a slower earlier reply is dropped)
+    weighSeq: 0,           // the latest weighing of the questions after a change of rules (the same)
     scoreSeq: 0,
     notationSeq: 0,
   };
@@ -743,6 +744,7 @@
     state.readHand = null;
     state.questions = [];
     state.answerSeq++;
+    state.weighSeq++;
     $("photo-view").hidden = true;
     $("questions-section").hidden = true;
     $("photo-error").hidden = true;
@@ -813,6 +815,7 @@
     state.readHand = data.hand ? JSON.parse(JSON.stringify(data.hand)) : null;  // what the photo's groups name
     state.questions = data.questions || [];
     state.answerSeq++;
+    state.weighSeq++;
     $("questions-note").textContent = "";
     state.photoNote = "";
     // what the reader says of its reading (e.g. a tile read again to make a winning hand): shown, never silent
@@ -976,10 +979,12 @@
   /** The rules changed: which questions can change the score is asked again (with the answers given so far). */
   async function weighQuestions() {
     if (!state.detection || !state.questions.length) return;
-    const seq = ++state.answerSeq;
-    const reply = await api("/api/answer", { rules: state.rules, detection: state.detection,
+    // a sequence of its own: a change of rules must not drop the hand an answer in flight brings back
+    const seq = ++state.weighSeq;
+    const rules = state.rules;
+    const reply = await api("/api/answer", { rules: rules, detection: state.detection,
                                              answers: givenAnswers(), context: state.hand.context });
-    if (seq !== state.answerSeq || !reply.ok) return;
+    if (seq !== state.weighSeq || rules !== state.rules || !reply.ok) return;
     takeStakes(reply.data.questions || []);
   }
 
@@ -1026,10 +1031,11 @@
     note.textContent = "";
     if (own && alone) takeHand(own);
     if (!state.detection) return;
-    const reply = await api("/api/answer", { rules: state.rules, detection: state.detection, answers: answers,
+    const rules = state.rules;
+    const reply = await api("/api/answer", { rules: rules, detection: state.detection, answers: answers,
                                              context: state.hand.context });
     if (seq !== state.answerSeq) return;
-    if (reply.ok) takeStakes(reply.data.questions || []);
+    if (reply.ok && rules === state.rules) takeStakes(reply.data.questions || []);  // flags of the rules chosen now
     if (reply.ok && reply.data.hand) takeHand(reply.data.hand);
     else if (reply.ok) note.textContent = "Answer the other questions too: the hand is not whole yet.";
     else if (own && !alone) {

@@ -31,7 +31,8 @@ STOP = "(press Enter on an empty line to stop and answer later with --answer)"
 
 def ask_open_questions(reading: Any, answers: dict[str, str], read_line: Callable[[str], str],
                        write: Callable[[str], Any],
-                       worth_asking: Callable[[dict[str, str]], Iterable[str]] | None = None) -> dict[str, str]:
+                       worth_asking: Callable[[dict[str, str]], Iterable[str]] | None = None,
+                       describe: Callable[[Any, Any, dict[str, str]], str] | None = None) -> dict[str, str]:
     """``answers`` with the player's answers to the reading's open questions added, asked one at a time through
     ``read_line(prompt)`` (a question's choice by its number, its label or the start of it) and ``write``. An answer
     that is no choice is said so and the question asked again; an empty line or the end of the input stops the
@@ -39,7 +40,8 @@ def ask_open_questions(reading: Any, answers: dict[str, str], read_line: Callabl
     hand") cannot be answered here and ends it too. Answering one question can open or close others (a choice that
     carries a whole hand), so the open ones are taken again after each answer. ``worth_asking(answers)``, where
     given, names the open questions to ask (``mjscan scan``: those whose answer can change the score,
-    ``vision.question_stakes``); the others are left open."""
+    ``vision.question_stakes``); the others are left open. ``describe(question, choice, answers)``, where given,
+    adds to each choice's line (``mjscan scan``: what the hand it leads to scores)."""
     answers = dict(answers)
     while True:
         _, open_questions = reading.answer(answers)
@@ -49,7 +51,7 @@ def ask_open_questions(reading: Any, answers: dict[str, str], read_line: Callabl
             return answers
         write(f"question {question.id}: {question.text}\n")
         for number, choice in enumerate(question.choices, 1):
-            write(f"    {number}) {choice.label}\n")
+            write(f"    {number}) {choice.label}{describe(question, choice, answers) if describe else ''}\n")
         while True:
             try:
                 reply = read_line(f"answer 1-{len(question.choices)} {STOP}: ").strip()

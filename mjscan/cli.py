@@ -1140,9 +1140,18 @@ def cmd_scan(args: argparse.Namespace) -> int:
         from mjscan.asking import as_options, ask_open_questions
 
         sys.stdout.write(format_reading(reading, questions=False))
-        # only the questions whose answer can change the score are asked
+        def scored(question: Any, choice: Any, given: dict[str, str]) -> str:
+            """What the hand this choice leads to scores, where it is whole and a valid win."""
+            try:
+                chosen, still_open = reading.answer({**given, question.id: choice.label})
+                result = in_context(chosen) if chosen is not None and not still_open else None
+            except (ValueError, HandError):
+                return ""
+            return f" ({result.total} points)" if result is not None and result.valid else ""
+
+        # only the questions whose answer can change the score are asked, each choice with its score
         told = ask_open_questions(reading, answers, input, sys.stderr.write,
-                                  lambda given: weigh_questions(reading, given, in_context).changing)
+                                  lambda given: weigh_questions(reading, given, in_context).changing, scored)
         hand, open_questions = reading.answer(told)
         stakes = weigh_questions(reading, told, in_context)
         if told != answers:

@@ -164,22 +164,34 @@ class VisionScanner:
 def weigh(reading: Any, answers: dict[str, str], score: Callable[[Hand], Any],
           questions: list[Any]) -> tuple[list[Any], dict[str, Any]]:
     """The open questions (as dicts) each with ``changes_score``: whether some answer to it can change what the
-    hand pays under ``score`` (``vision.question_stakes``), and ``{"settled_questions": [ids]}`` for those whose
-    every answer pays the same, with ``"settled_hand"`` (hand JSON) when no open question changes the score: the
-    hand the score stands for, which the page may take without asking. Nothing is added where the reading cannot
-    be weighed."""
+    hand pays under ``score`` (``vision.question_stakes``), each choice whose hand is whole and a valid win with
+    ``total``, what that hand scores; and ``{"settled_questions": [ids]}`` for those whose every answer pays the
+    same, with ``"settled_hand"`` (hand JSON) when no open question changes the score: the hand the score stands
+    for, which the page may take without asking. Nothing is added where the reading cannot be weighed."""
     from vision.question_stakes import weigh_questions
 
     try:
         stakes = weigh_questions(reading, answers, score)
     except (ValueError, HandError):
         return questions, {}
-    marked = [{**q, "changes_score": q.get("id") not in stakes.settled} if isinstance(q, dict) else q
-              for q in questions]
+    marked = [{**q, "changes_score": q.get("id") not in stakes.settled,
+               "choices": [_with_total(choice, score) for choice in q.get("choices") or []]}
+              if isinstance(q, dict) else q for q in questions]
     extra: dict[str, Any] = {"settled_questions": list(stakes.settled)}
     if stakes.all_settled:
         extra["settled_hand"] = hand_to_dict(stakes.hand)
     return marked, extra
+
+
+def _with_total(choice: Any, score: Callable[[Hand], Any]) -> Any:
+    """The choice with ``total``: what the hand it leads to scores, where that hand is a valid win."""
+    if not isinstance(choice, dict) or not isinstance(choice.get("hand"), dict):
+        return choice
+    try:
+        result = score(hand_from_dict(choice["hand"]))
+    except HandError:
+        return choice
+    return {**choice, "total": result.total} if result.valid else choice
 
 
 def _with_hands(reading: Any, question: Any, answers: dict[str, str] | None = None) -> Any:

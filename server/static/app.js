@@ -949,23 +949,32 @@
       const name = "q-" + (question.id || qi);
       // a question none of whose answers changes the score under the chosen rules (the server weighs them)
       question.hint = h("p", { class: "hint settled" });
+      question.labels = [];
       const fieldset = h("fieldset", {}, h("legend", { text: question.text }), question.hint);
       (question.choices || []).forEach((choice, ci) => {
-        const label = typeof choice === "string" ? choice : choice.label || choice.text || String(ci + 1);
         const id = name + "-" + ci;
         const input = h("input", { type: "radio", name: name, id: id, value: String(ci) });
         input.addEventListener("change", () => {
           question.answer = ci;
           answerQuestions(choice);
         });
-        fieldset.append(h("div", { class: "choice" }, input, h("label", { for: id, text: label })));
+        question.labels[ci] = h("label", { for: id, text: choiceText(choice, ci) });
+        fieldset.append(h("div", { class: "choice" }, input, question.labels[ci]));
       });
       form.append(fieldset);
     });
     markStakes();
   }
 
-  /** Each question's hint: whether its answer can change the score under the rules chosen now. */
+  /** A choice's label, with what the hand it leads to scores where the server says (a whole, valid hand). */
+  function choiceText(choice, ci) {
+    if (typeof choice === "string") return choice;
+    const label = choice.label || choice.text || String(ci + 1);
+    return typeof choice.total === "number" ? label + " \u2014 " + choice.total + " points" : label;
+  }
+
+  /** Each question's hint: whether its answer can change the score under the rules chosen now; and each choice's
+   * score. */
   function markStakes() {
     for (const question of state.questions) {
       if (!question.hint) continue;
@@ -973,6 +982,9 @@
       question.hint.hidden = !settled;
       question.hint.textContent = settled ? "No answer to this changes the score under " + ruleSet().title +
         ": you may leave it." : "";
+      (question.choices || []).forEach((choice, ci) => {
+        if (question.labels[ci]) question.labels[ci].textContent = choiceText(choice, ci);
+      });
     }
   }
 
@@ -985,13 +997,24 @@
     const reply = await api("/api/answer", { rules: rules, detection: state.detection,
                                              answers: givenAnswers(), context: state.hand.context });
     if (seq !== state.weighSeq || rules !== state.rules || !reply.ok) return;
-    takeStakes(reply.data.questions || []);
+    takeStakes(reply.data.questions || [], false);
   }
 
-  function takeStakes(questions) {   // the server's changes_score flags for the questions still open
-    const byId = new Map(questions.map((q) => [q.id, q.changes_score]));
+  /** The server's changes_score flags and choice totals for the questions still open. An answered question (the
+   * server weighs only the open ones) keeps its own after an answer, and loses its totals after a change of rules
+   * (``keepAnswered`` false): they were another rule set's. */
+  function takeStakes(questions, keepAnswered) {
+    const byId = new Map(questions.map((q) => [q.id, q]));
     for (const question of state.questions) {
-      question.changes_score = byId.has(question.id) ? byId.get(question.id) : question.changes_score;
+      const weighed = byId.get(question.id);
+      if (!weighed && keepAnswered) continue;
+      if (weighed) question.changes_score = weighed.changes_score;
+      const totals = new Map(((weighed && weighed.choices) || []).map((c) => [c.label, c.total]));
+      for (const choice of question.choices || []) {
+        if (typeof choice !== "object") continue;
+        if (typeof totals.get(choice.label) === "number") choice.total = totals.get(choice.label);
+        else delete choice.total;
+      }
     }
     markStakes();
   }
@@ -1035,7 +1058,7 @@
     const reply = await api("/api/answer", { rules: rules, detection: state.detection, answers: answers,
                                              context: state.hand.context });
     if (seq !== state.answerSeq) return;
-    if (reply.ok && rules === state.rules) takeStakes(reply.data.questions || []);  // flags of the rules chosen now
+    if (reply.ok && rules === state.rules) takeStakes(reply.data.questions || [], true);  // the rules chosen now
     if (reply.ok && reply.data.hand) takeHand(reply.data.hand);
     else if (reply.ok) note.textContent = "Answer the other questions too: the hand is not whole yet.";
     else if (own && !alone) {

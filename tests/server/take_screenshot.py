@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
             WebDriverWait(driver, 120).until(lambda d: d.find_elements("css selector", "#score-total, #score-error")
                                              or d.find_element("id", "photo-error").is_displayed())
             for label in args.answer:
-                choices = {c.text.strip(): c for c in driver.find_elements("css selector", "#questions label")}
+                # a choice's label, without the score the page shows beside it ("7z — 92 points")
+                choices = {c.text.split(" \u2014 ")[0].strip(): c
+                           for c in driver.find_elements("css selector", "#questions label")}
                 if label not in choices:
                     print(f"no question choice labelled {label!r}; the choices: {sorted(choices)}", file=sys.stderr)
                     return 2

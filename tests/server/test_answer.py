@@ -228,6 +228,11 @@ def test_each_question_says_whether_it_can_change_the_score(answer_client):
     data = _post(answer_client, detection, {}, rules="classical").get_json()
     assert {q["id"]: q["changes_score"] for q in data["questions"]} == {"tile-reading": False, flower: True}
     assert data["settled_questions"] == ["tile-reading"]
+    # each choice whose hand is whole and a valid win says what it scores: the 9s's readings alike; the flower's
+    # choices keep the misread 9s (its question open), so no hand of theirs is a win
+    tile, flower_question = data["questions"]
+    totals = [c["total"] for c in tile["choices"]]
+    assert len(set(totals)) == 1 and totals[0] > 0 and all("total" not in c for c in flower_question["choices"])
     data = _post(answer_client, detection, {flower: "4f"}, rules="classical", context={"seat_wind": "N"}).get_json()
     assert [(q["id"], q["changes_score"]) for q in data["questions"]] == [("tile-reading", False)]
     assert data["score"]["valid"] and data["hand"]["flowers"] == ["2f", "4f"]

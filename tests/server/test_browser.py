@@ -264,8 +264,15 @@ def test_a_question_no_answer_to_which_changes_the_score_says_so(tmp_path):
         assert _wait(driver, lambda d: hints(d)["q-tile-reading"] ==
                      f"No answer to this changes the score under {title}: you may leave it.")
         assert hints(driver)[f"q-{flower}"] == ""
+        # each choice whose hand is a valid win says what it scores under the rules chosen
+        labels = [driver.find_element("css selector", f"label[for='q-tile-reading-{n}']").text for n in (0, 1)]
+        total = score(group(detections).answer({"tile-reading": "1"})[0], "classical").total
+        assert labels == [f"1z read as 9s \u2014 {total} points", f"1z read as 6s \u2014 {total} points"]
         Select(driver.find_element("id", "rules-select")).select_by_value("mcr")
         assert _wait(driver, lambda d: hints(d) == {"q-tile-reading": "", f"q-{flower}": ""})
+        # under MCR the 9s read as 6s leaves the hand under 8 points: no score to show
+        assert _wait(driver, lambda d: d.find_element("css selector", "label[for='q-tile-reading-1']").text ==
+                     "1z read as 6s")
         assert console_errors(driver) == []
 
 
@@ -416,9 +423,11 @@ def test_a_newcomer_reads_a_real_photo_with_the_shipped_model():
         # the first photo loads the models
         question = _wait(driver, lambda d: "winning tile" in d.find_element("id", "questions").text, timeout=120)
         assert question
-        choices = {label.text.strip(): label for label in
+        # each choice's label, without the score shown beside it ("7z — 92 points")
+        choices = {label.text.split(" \u2014 ")[0].strip(): label for label in
                    driver.find_elements("css selector", "#questions label")}
         assert "7z" in choices, sorted(choices)
+        assert choices["7z"].text == f"7z \u2014 {expected} points"  # the true hand's score, before it is chosen
         assert "a question open" in driver.find_element("id", "photo-note").text
         choices["7z"].click()
         assert _wait(driver, lambda d: _total(d) == expected)

@@ -5,6 +5,7 @@ and a real photo's concealed row. Fast; no model needed."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import replace
 import math
@@ -818,6 +819,8 @@ def test_scan_at_a_terminal_asks_the_open_questions(monkeypatch, capsys):
     assert cli.main(["scan", "--rules", "mcr", "photo.jpg"]) == 0
     out, err = capsys.readouterr()
     assert "question claim-5z" in err and "'9' is not a choice of question 'claim-5z'" in err
+    # each choice with what the hand it leads to scores: a claimed pung of Whites, or a concealed one
+    assert re.search(r"2\) across \(\d+ points\)", err) and re.search(r"4\) no, .* \(\d+ points\)", err)
     assert "--answer claim-5z=across" in err
     answered = norm("123m 456p 789s 9p [55'5z] +9p")
     assert out.startswith("hand: ") and f"hand: {answered}" in out  # the reading first, then the scored hand

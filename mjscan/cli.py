@@ -1141,10 +1141,11 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
         sys.stdout.write(format_reading(reading, questions=False))
         def scored(question: Any, choice: Any, given: dict[str, str]) -> str:
-            """What the hand this choice leads to scores, where it is whole and a valid win."""
+            """What the hand this choice leads to (the other open questions as read) scores, where it is whole and
+            a valid win: as the page shows it (server.scanning.weigh)."""
             try:
-                chosen, still_open = reading.answer({**given, question.id: choice.label})
-                result = in_context(chosen) if chosen is not None and not still_open else None
+                chosen, _ = reading.answer({**given, question.id: choice.label})
+                result = in_context(chosen) if chosen is not None else None
             except (ValueError, HandError):
                 return ""
             return f" ({result.total} points)" if result is not None and result.valid else ""

@@ -236,7 +236,7 @@ class GroupingReport:
             self.errors[e] += 1
             if whole:
                 self.complete_errors[e] += 1
-        if found or any(r != "right" for r in by_score.values()):
+        if found:  # a hand read exactly, with no question, pays what the true hand pays: only misses are listed
             self.failures.append({"photo": name, "complete": whole, "outcome": result, "errors": found,
                                   **({"answerable": fixable} if result == "asked" else {}),
                                   **({"scored": by_score} if by_score else {}),

@@ -2,7 +2,7 @@
 and the page's ``/api/scan`` run), with the detector remembering the photo between its two readings and without.
 
     python bench/read.py [--sizes 1 4 12] [--photos 4] [--data DIR ...] [--limit N] [--repeats 2] [--json OUT]
-                         [--peer forgetful|no-closer]
+                         [--peer forgetful|no-closer|no-advice]
 
 ``read_photo`` reads every photo twice: ``Detector.detect``, then ``Detector.unsure_boxes`` down to a lower
 threshold (a faint tile may complete the hand, a faint flower is taken). Since stop 50 the detector keeps the
@@ -12,7 +12,9 @@ photo's decoding and its localiser's answers between the two (``Detector.remembe
 
 ``--peer no-closer`` times it instead against the same detector without the closer look (stop 54: a small photo
 whose hand lacks a tile read again enlarged, ``vision.photo_reading.read_closer``); the readings that differ are those
-the closer look changed.
+the closer look changed. ``--peer no-advice`` times it against the same detector without the photo advice (stop 58:
+``vision.photo_advice`` measures the tiles' size, sharpness and brightness on the decoded photo); the readings that
+differ are those given advice.
 
 Photos: rendered guide scenes at 1, 4 and 12 megapixels (``bench/detect.py``'s, ``--sizes``), and any folders of
 photos given with ``--data`` (their ``images/`` or the folder itself, the first ``--limit``).
@@ -56,6 +58,15 @@ class WithoutCloser:
         self.detect, self.unsure_boxes, self.remembering = detector.detect, detector.unsure_boxes, detector.remembering
 
 
+class WithoutAdvice:
+    """The same detector, not showing its decoding (``Detector.picture``, stop 58): ``read_photo`` then gives no photo
+    advice."""
+
+    def __init__(self, detector: Detector):
+        self.detect, self.unsure_boxes, self.remembering = detector.detect, detector.unsure_boxes, detector.remembering
+        self.detect_closer = detector.detect_closer
+
+
 def folder_photos(folder: Path, limit: int) -> list[bytes]:
     images = folder / "images" if (folder / "images").is_dir() else folder
     paths = sorted(p for p in images.iterdir() if p.suffix.lower() in SUFFIXES)[:limit]
@@ -66,8 +77,9 @@ def folder_photos(folder: Path, limit: int) -> list[bytes]:
 
 def time_both(detector: Detector, photos: list[bytes], repeats: int, peer: str = "forgetful") -> dict[str, float]:
     """``read_photo``'s median time on ``photos`` with ``detector`` and with its ``peer`` (``forgetful``: without
-    remembering the photo between readings; ``no-closer``: without the closer look), taking turns photo by photo."""
-    other = Forgetful(detector) if peer == "forgetful" else WithoutCloser(detector)
+    remembering the photo between readings; ``no-closer``: without the closer look; ``no-advice``: without the photo
+    advice), taking turns photo by photo."""
+    other = {"forgetful": Forgetful, "no-closer": WithoutCloser, "no-advice": WithoutAdvice}[peer](detector)
     ways = {"remembering": detector, "without": other}
     read_photo(detector, photos[0]), read_photo(other, photos[0])  # warm up
     times: dict[str, list[float]] = {name: [] for name in ways}
@@ -98,9 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--model", default=None, help="the detector (default: the shipped one)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--peer", choices=("forgetful", "no-closer"), default="forgetful",
+    parser.add_argument("--peer", choices=("forgetful", "no-closer", "no-advice"), default="forgetful",
                         help="what the shipped reading is timed against: the detector without remembering the photo "
-                             "(default), or without the closer look at a small photo that lacks a tile (stop 54)")
+                             "(default), without the closer look at a small photo that lacks a tile (stop 54), or "
+                             "without the photo advice (stop 58)")
     args = parser.parse_args(argv)
     if args.photos < 1 or args.limit < 1 or args.repeats < 1:
         parser.error("--photos, --limit and --repeats are at least 1")

@@ -1050,6 +1050,7 @@ def format_reading(reading: Any, questions: bool = True, settled: Iterable[str] 
             else f"its confidence {fix.ratio:.2f} of the first reading's"
         lines.append(f"  read again: detection {fix.detection}, {fix.describe()} ({why})")
     lines += [f"note: {note}" for note in reading.notes]
+    lines += [f"photo advice: {advice.message}" for advice in getattr(reading, "advice", ())]
     settled = set(settled)
     for q in reading.questions if questions else ():
         lines.append(f"question {q.id}: {q.text}"
@@ -1189,6 +1190,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         sys.stdout.write(f"hand: {format_hand(hand)}\n")
         if result.items or result.settlement or result.valid:
             sys.stdout.write(format_table(result, title=getattr(rule_set, "title", rule_set.name)))
+        for advice in reading.advice:  # the score stands; a second photo would be read more surely
+            _err(f"photo advice: {advice.message}")
     if not result.valid:
         _err(result.error.message if result.error is not None else "The hand is not valid.")
         return EXIT_INVALID

@@ -148,10 +148,11 @@ def scan():
         else:
             hand_out, result = _scored(hand, rule_set)
     # reading_notes and corrections: what the grouping says of its reading (tiles read again, a hand cut by the
-    # photo's edge), for the page to show beside the hand
+    # photo's edge), for the page to show beside the hand; photo_advice: how a second photo would read more surely
     return jsonify({"rules": rule_set.name, "detection": detection, "hand": hand_out, "score": result,
                     "questions": questions, "reading_notes": reading.get("reading_notes") or [],
                     "corrections": reading.get("corrections") or [],
+                    "photo_advice": reading.get("photo_advice") or [],
                     **({"settled_questions": reading["settled_questions"]} if "settled_questions" in reading else {})})
 
 

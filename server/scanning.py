@@ -138,7 +138,7 @@ class VisionScanner:
             detections = self._detect(image)
             reading = self._group(detections) if self._group is not None else None
         detection = _as_dict(detections)
-        hand, questions, notes, corrections = None, [], [], []
+        hand, questions, notes, corrections, advice = None, [], [], [], []
         if reading is not None:
             if hasattr(reading, "tag_detection"):  # each used tile's group, for the page's box colours
                 detection = _as_dict(reading.tag_detection(detections))
@@ -146,6 +146,7 @@ class VisionScanner:
             if isinstance(data, dict):
                 hand, questions = data.get("hand"), data.get("questions") or []
                 notes, corrections = list(data.get("notes") or []), list(data.get("corrections") or [])
+                advice = [a for a in data.get("photo_advice") or [] if isinstance(a, dict)]
             else:
                 hand, questions = getattr(data, "hand", None), getattr(data, "questions", None) or []
             questions = [_as_dict(q) for q in questions]
@@ -158,7 +159,7 @@ class VisionScanner:
             hand = hand_to_dict(hand)
         return {"detection": detection, "hand": hand, "questions": [_as_dict(q) for q in questions],
                 "reading_notes": [str(n) for n in notes], "corrections": [_as_dict(c) for c in corrections],
-                **settled}
+                "photo_advice": advice, **settled}
 
 
 def weigh(reading: Any, answers: dict[str, str], score: Callable[[Hand], Any],

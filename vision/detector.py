@@ -583,6 +583,12 @@ class Detector:
         finally:
             self._remembered.memo = None
 
+    def picture(self, source: ImageInput) -> Image.Image:
+        """The photo as this detector decodes it: upright RGB, a big JPEG at a reduced scale (``DRAFT_LONG_SIDE``;
+        ``info["full_size"]`` then holds its full width and height). While ``remembering``, the very decoding the
+        detector read, so that looking at the photo again (``vision.photo_advice``) decodes it no more."""
+        return self._load(source)
+
     def _load(self, source: ImageInput) -> Image.Image:
         """``load_image`` at ``DRAFT_LONG_SIDE``, or the picture already decoded from this very ``source`` while
         ``remembering`` (the picture is never changed in place: a resize makes another)."""

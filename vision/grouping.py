@@ -291,6 +291,7 @@ class Reading:
     notes: tuple[str, ...] = ()
     corrections: tuple[Any, ...] = ()  # vision.repair.Correction: tiles read again to make a winning hand
     face_down_kongs: FaceDownKongs | None = None  # two or more concealed kongs all face down: the rest of the hand
+    advice: tuple[Any, ...] = ()  # vision.photo_advice.Advice: how a second photo could be read more surely
 
     @property
     def confidence(self) -> float:
@@ -373,7 +374,8 @@ class Reading:
                 "direction": [round(self.direction[0], 4), round(self.direction[1], 4)],
                 "confidence": round(self.confidence, 4),
                 "notes": list(self.notes),
-                "corrections": [c.to_dict() for c in self.corrections]}
+                "corrections": [c.to_dict() for c in self.corrections],
+                "photo_advice": [a.to_dict() for a in self.advice]}
 
 
 def _with_flower(hand: Hand, flower: Tile) -> Hand:

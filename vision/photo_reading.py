@@ -71,6 +71,7 @@ from typing import Any, Sequence
 
 from vision.detections import Detection, Detections
 from vision.grouping import Reading, group
+from vision.photo_advice import advise
 from vision.repair import MIN_RATIO, asks_for_a_tile, is_winning_shape, lacks_a_tile
 
 
@@ -230,9 +231,22 @@ def read_photo(detector: Any, photo: Any, detections: Detections | None = None) 
                 detections, reading = completed
         closer = read_closer(detector, photo, detections, reading)
         if closer is not None:
-            return closer
-    flowered = with_unsure_flowers(detections, reading, unsure)
-    return flowered if flowered is not None else (detections, reading)
+            detections, reading = closer
+        else:
+            flowered = with_unsure_flowers(detections, reading, unsure)
+            if flowered is not None:
+                detections, reading = flowered
+        return detections, with_advice(detector, photo, detections, reading)
+
+
+def with_advice(detector: Any, photo: Any, detections: Detections, reading: Reading) -> Reading:
+    """The reading with how a second photo could be read more surely (``vision.photo_advice``), measured on the
+    photo as the detector decoded it; as it was for a detector that does not show its decoding
+    (``Detector.picture``)."""
+    picture = getattr(detector, "picture", None)
+    if picture is None:
+        return reading
+    return replace(reading, advice=advise(picture(photo), detections))
 
 
 def read_closer(detector: Any, photo: Any, detections: Detections, reading: Reading

@@ -849,6 +849,11 @@
           "and the winning tile.";
     }
     if (readingNotes.length) state.photoNote = (state.photoNote ? state.photoNote + " " : "") + readingNotes.join(" ");
+    // how the photo itself falls short (small, blurred or dark tiles, a tile cut off): what to do for a second one
+    const advice = (data.photo_advice || []).filter((a) => a && typeof a.message === "string");
+    $("photo-advice-list").replaceChildren(...advice.map((a) => h("li", { "data-kind": String(a.kind || "") },
+                                                                  a.message)));
+    $("photo-advice").hidden = !advice.length;
     normalise(state.hand);
     renderHand();
     renderContext();

@@ -89,6 +89,39 @@ def test_upload_a_photo_see_the_score_change_a_tile_see_it_change():
         assert console_errors(driver) == []
 
 
+class _AdvisingScanner(FakeScanner):
+    """A FakeScanner whose reading says how the photo falls short (``photo_advice``, vision.photo_advice)."""
+
+    advice: list = []
+
+    def scan(self, image):
+        return {**super().scan(image), "photo_advice": list(self.advice)}
+
+
+def test_the_page_says_how_to_take_a_better_photo_where_the_photo_falls_short():
+    """The photo's advice (small, blurred or dark tiles, a tile cut off) is shown under the photo; a photo with none
+    shows none, and the score is given either way."""
+    scanner = _AdvisingScanner(PHOTO_HAND, labelled=True)
+    blurred = "The tiles look blurred: hold the phone still and let it focus on the tiles."
+    scanner.advice = [{"kind": "blurred", "measured": 1.4, "limit": 2.0, "message": blurred},
+                      {"kind": "cut_off", "measured": 1, "limit": 0, "message": "1 tile touches the photo's edge."}]
+    expected = score(parse_hand(PHOTO_HAND), "mcr").total
+    with LiveServer(create_app({"SCANNER": scanner})) as server, chromium(1280, 1000) as driver:
+        _ready(driver, server.url + "/")
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        assert _wait(driver, lambda d: _total(d) == expected)
+        box = driver.find_element("id", "photo-advice")
+        assert box.is_displayed() and box.text.startswith("A second photo would be read more surely:")
+        items = box.find_elements("css selector", "li")
+        assert [li.text for li in items] == [blurred, "1 tile touches the photo's edge."]
+        assert [li.get_attribute("data-kind") for li in items] == ["blurred", "cut_off"]
+        scanner.advice = []
+        driver.find_element("id", "photo-input").send_keys(str(PHOTO))
+        assert _wait(driver, lambda d: not d.find_element("id", "photo-advice").is_displayed())
+        assert _total(driver) == expected and len(scanner.sizes) == 2
+        assert console_errors(driver) == []
+
+
 def test_manual_entry_without_a_detector():
     with LiveServer(create_app({"SCANNER": None})) as server, chromium(600, 900) as driver:
         set_viewport(driver, 375, 800, mobile=True)

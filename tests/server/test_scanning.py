@@ -49,6 +49,33 @@ def test_the_shipped_detector_reads_the_test_photo_end_to_end():
             group.startswith("meld:") and (data["hand"] is None or int(group[5:]) < melds)), group
 
 
+def test_the_shipped_detector_says_how_to_take_a_better_photo():
+    """/api/scan with the shipped model: the test photo as taken gets no advice; blurred by 2.5 pixels (its tiles are
+    some 90 pixels wide, and the detector then finds 6 of its 18), ``photo_advice`` says so (vision.photo_advice),
+    and the reading is answered all the same."""
+    if find_scanner() is None:
+        pytest.skip("no detector yet (vision.detector and models/*.onnx)")
+    import io
+
+    from PIL import ImageFilter
+
+    from tests.server.helpers import PHOTO, upload
+
+    client = create_app({"TESTING": True}).test_client()
+    sharp = upload(client, PHOTO.read_bytes()).get_json()
+    assert sharp["photo_advice"] == []
+    buffer = io.BytesIO()
+    with Image.open(PHOTO) as photo:
+        photo.convert("RGB").filter(ImageFilter.GaussianBlur(2.5)).save(buffer, "JPEG", quality=95)
+    response = upload(client, buffer.getvalue())
+    assert response.status_code == 200
+    blurred = response.get_json()
+    assert [a["kind"] for a in blurred["photo_advice"]] == ["blurred"]
+    advice = blurred["photo_advice"][0]
+    assert advice["measured"] < advice["limit"] == 2.0 and "hold the phone still" in advice["message"]
+    assert blurred["detection"]["tiles"]
+
+
 @pytest.fixture
 def fake_vision(monkeypatch):
     """vision.detector and vision.grouping modules as vision/ might write them."""

@@ -1952,7 +1952,7 @@ def _read(b: _Builder, places: list[_Place], groups: list[list[int]], flowers: l
            or tiles[t.detection].box[3] >= height - 1 for t in evidence_rows):
         b.notes.append("some tiles touch the photo's edge: check that the whole hand is in the photo")
     if ambiguous and not direction_matters:
-        b.notes.append("the reading direction was not clear from the layout, but no meld's claim depends on it")
+        b.notes.append("The reading direction was not clear from the layout, but no meld's claim depends on it.")
     return Reading(hand, tuple(b.questions), tuple(evidence_rows), tuple(meld_evidence),
                    tuple(sorted(b.ignored, key=lambda x: x.detection)), direction, tuple(b.notes),
                    face_down_kongs=face_down_kongs)

@@ -666,6 +666,12 @@
       const error = result.error || {};
       box.append(h("div", { class: "error-box", id: "score-error", role: "alert", "data-code": error.code || "" },
                     h("strong", { text: "Not a scoring hand yet. " }), error.message || "The hand is not valid."));
+      // a photo's question still open is likelier the cause than a tile to remove (a row with no winning tile apart)
+      if (state.questions.some((q) => q.answer === undefined && q.changes_score !== false)) {
+        box.append(h("p", { class: "hint", id: "score-open-question",
+                            text: "The photo leaves a question open: answering it under \u201cQuestions about " +
+                                  "the photo\u201d completes the hand." }));
+      }
       if (result.items && result.items.length) {
         box.append(h("p", { class: "total invalid", id: "score-total", "data-total": String(result.total) },
                      h("span", { class: "number", text: String(result.total) }), " points (not enough)"));

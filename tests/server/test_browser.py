@@ -462,8 +462,12 @@ def test_a_newcomer_reads_a_real_photo_with_the_shipped_model():
         assert "7z" in choices, sorted(choices)
         assert choices["7z"].text == f"7z \u2014 {expected} points"  # the true hand's score, before it is chosen
         assert "a question open" in driver.find_element("id", "photo-note").text
+        # the score says why there is none yet: the question, not a tile to remove
+        assert _wait(driver, lambda d: d.find_elements("id", "score-open-question"))
+        assert "Questions about the photo" in driver.find_element("id", "score-open-question").text
         choices["7z"].click()
         assert _wait(driver, lambda d: _total(d) == expected)
+        assert not driver.find_elements("id", "score-open-question")
         assert driver.find_element("id", "photo-note").text == ""  # the answer completed the hand
         assert driver.find_element("id", "notation").get_attribute("value").split(" |")[0] == \
             format_hand(parse_hand(PHOTO_HAND)).split(" |")[0]

@@ -69,6 +69,16 @@ blurred by 1.5 pixels were told at 96 and above (96 of 99, none of them as taken
 by the renderer at an AUC of 0.946 (0.918 at 64)."""
 
 
+def _finite(owner: Any, name: str, at_least: float | None = None) -> float:
+    """``owner.name`` as a float, checked: a finite number (not a bool), and ``at_least`` or more where given."""
+    value = getattr(owner, name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or (at_least is not None and value < at_least):
+        bound = "" if at_least is None else f" of {at_least:g} or more"
+        raise ValueError(f"{type(owner).__name__}.{name} must be a finite number{bound}, not {value!r}")
+    return float(value)
+
+
 class AdviceKind(enum.Enum):
     SMALL_TILES = "small_tiles"
     BLURRED = "blurred"
@@ -90,10 +100,7 @@ class Advice:
         if not isinstance(self.kind, AdviceKind):
             raise ValueError(f"Advice.kind must be an AdviceKind, not {self.kind!r}")
         for name in ("measured", "limit"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"Advice.{name} must be a finite number, not {value!r}")
-            object.__setattr__(self, name, float(value))
+            object.__setattr__(self, name, _finite(self, name))
         if not isinstance(self.message, str) or not self.message:
             raise ValueError("Advice.message must be a non-empty text")
 
@@ -115,11 +122,7 @@ class PhotoQuality:
 
     def __post_init__(self) -> None:
         for name in ("tile_px", "sharpness", "brightness"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                    or value < 0:
-                raise ValueError(f"PhotoQuality.{name} must be a finite number of 0 or more, not {value!r}")
-            object.__setattr__(self, name, float(value))
+            object.__setattr__(self, name, _finite(self, name, at_least=0.0))
         for name in ("tiles_at_edge", "tiles"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
